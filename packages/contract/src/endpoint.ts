@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import type { Scope } from './scopes.js';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+/**
+ * Which API an endpoint belongs to, and so how it authenticates:
+ * `v1` — a team API key under `/api/v1`; `admin` — the admin token under `/admin/v1`; `public` — none.
+ */
+export type ApiSurface = 'v1' | 'admin' | 'public';
+
+export const API_BASE_PATHS: Record<ApiSurface, string> = {
+  v1: '/api/v1',
+  admin: '/admin/v1',
+  public: '',
+};
+
+/** `all` must every one be granted; of `any`, at least one. The first missing one is named in the 403. */
+export interface ScopeRequirement {
+  readonly all: readonly Scope[];
+  readonly any?: readonly Scope[];
+}
+
+export interface EndpointDefinition {
+  /** Stable, unique operation id (also the OpenAPI operationId). */
+  readonly operationId: string;
+  readonly surface: ApiSurface;
+  readonly method: HttpMethod;
+  /** Path relative to the surface's base, OpenAPI style: `/cars/{carId}`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly scopes: ScopeRequirement;
+  /** Where the SDK puts the method: `client.<namespace...>.<method>()`. */
+  readonly sdk: { readonly namespace: readonly string[]; readonly method: string };
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly response: {
+    readonly status: 200 | 201;
+    readonly description: string;
+    readonly schema: z.ZodType;
+  };
+  /** The response is the list shape and can be paged with `page`/`limit`. */
+  readonly paginated?: boolean;
+  /** Name used in `<Resource> not found` for this endpoint's path ids. */
+  readonly resourceName?: string;
+  /** Status codes (besides the auth and validation ones every endpoint has) this endpoint can answer. */
+  readonly errors?: readonly (404 | 409 | 413)[];
+}
+
+/** Keeps the literal types of a declaration so the server and SDK infer exact params, query, body and result. */
+export function defineEndpoint<const T extends EndpointDefinition>(definition: T): T {
+  return definition;
+}
+
+type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;
+type OutputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a caller sends. */
+export type EndpointParamsInput<E extends EndpointDefinition> = InputOf<E['params']>;
+export type EndpointQueryInput<E extends EndpointDefinition> = InputOf<E['query']>;
+export type EndpointBodyInput<E extends EndpointDefinition> = InputOf<E['body']>;
+/** What a handler receives after validation. */
+export type EndpointParams<E extends EndpointDefinition> = OutputOf<E['params']>;
+export type EndpointQuery<E extends EndpointDefinition> = OutputOf<E['query']>;
+export type EndpointBody<E extends EndpointDefinition> = OutputOf<E['body']>;
+/** The success body on the wire (`{data: …}` or the list shape). */
+export type EndpointResponse<E extends EndpointDefinition> = z.output<E['response']['schema']>;
+
+/** Express-style path (`/cars/:carId`) for a contract path (`/cars/{carId}`). */
+export function toExpressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Names of the path parameters, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+}

@@ -1,0 +1,23 @@
+import * as admin from './admin.js';
+import * as auth from './auth.js';
+import * as cars from './cars.js';
+import * as contacts from './contacts.js';
+import * as customers from './customers.js';
+import * as eventTypes from './event-types.js';
+import * as locations from './locations.js';
+
+/** Every endpoint of the published API (`/api/v1`), keyed by operation id. */
+export const apiEndpoints = {
+  ...auth,
+  ...cars,
+  ...customers,
+  ...contacts,
+  ...locations,
+  ...eventTypes,
+} as const;
+
+/** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
+export const adminEndpoints = { ...admin } as const;
+
+export type ApiEndpoints = typeof apiEndpoints;
+export type AdminEndpoints = typeof adminEndpoints;

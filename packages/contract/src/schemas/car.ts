@@ -1,0 +1,67 @@
+import { z } from '../zod.js';
+import { Timestamp, Uuid } from './common.js';
+
+export const MileageUnits = z.enum(['mi', 'km']).openapi('MileageUnits');
+
+export const V1Car = z
+  .object({
+    id: Uuid,
+    teamId: z.string().nullable(),
+    customerId: Uuid.nullable(),
+    locationId: Uuid.nullable(),
+    vin: z.string().nullable(),
+    stockNumber: z.string().nullable(),
+    year: z.number().int(),
+    make: z.string(),
+    model: z.string(),
+    trim: z.string().nullable(),
+    color: z.string().nullable(),
+    licensePlate: z.string().nullable(),
+    licensePlateState: z.string().nullable(),
+    mileage: z.number().int().nullable(),
+    mileageUnits: z.string().nullable(),
+    parkingSpot: z.string().nullable().openapi({ description: 'Label of the spot the car is parked in' }),
+    parkingSpotId: Uuid.nullable(),
+    parkingZoneId: Uuid.nullable(),
+    vendorId: Uuid.nullable(),
+    isForSale: z.boolean(),
+    declaredValueCents: z.number().int().nullable(),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1Car', { description: 'A car stored at the facility. Every field is always present.' });
+export type V1Car = z.infer<typeof V1Car>;
+
+const carFields = {
+  year: z.number().int().min(1886).max(2100).openapi({ example: 1967 }),
+  make: z.string().min(1).openapi({ example: 'Ford' }),
+  model: z.string().min(1).openapi({ example: 'Mustang' }),
+  trim: z.string().nullable().optional(),
+  color: z.string().nullable().optional(),
+  vin: z.string().nullable().optional(),
+  stockNumber: z.string().nullable().optional(),
+  licensePlate: z.string().nullable().optional(),
+  licensePlateState: z.string().nullable().optional(),
+  mileage: z.number().int().nullable().optional(),
+  mileageUnits: MileageUnits.optional(),
+  customerId: Uuid.nullable().optional(),
+  locationId: Uuid.nullable().optional(),
+  parkingSpotId: Uuid.nullable().optional(),
+  parkingZoneId: Uuid.nullable().optional(),
+  vendorId: Uuid.nullable().optional(),
+  isForSale: z.boolean().optional(),
+  declaredValueCents: z.number().int().nullable().optional(),
+};
+
+export const V1CarCreate = z.strictObject(carFields).openapi('V1CarCreate');
+export type V1CarCreate = z.input<typeof V1CarCreate>;
+
+export const V1CarUpdate = z
+  .strictObject({
+    ...carFields,
+    year: carFields.year.optional(),
+    make: carFields.make.optional(),
+    model: carFields.model.optional(),
+  })
+  .openapi('V1CarUpdate');
+export type V1CarUpdate = z.input<typeof V1CarUpdate>;

@@ -1,0 +1,104 @@
+import { z } from '../zod.js';
+
+export const Uuid = z.uuid().openapi({ example: '0b6f4c3e-8a8f-4d0e-9a57-2f1c5d7e9b10' });
+
+/** Timestamps the server returns: ISO 8601, UTC, with `Z`. */
+export const Timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2026-01-15T09:30:00.000Z' });
+
+/** Timestamps a client sends: ISO 8601 with `Z` or an explicit offset; a local time is ambiguous. */
+export const TimestampWithOffset = z.iso
+  .datetime({ offset: true, message: 'Expected an ISO 8601 timestamp with a timezone offset' })
+  .openapi({ example: '2026-01-15T10:30:00+01:00' });
+
+/** Path parameter for a record id. */
+export const IdParam = z.uuid({ message: 'Expected a UUID' });
+
+export const ERROR_CODES = [
+  'validation_error',
+  'invalid_json',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ValidationIssue = z
+  .object({
+    path: z.string().openapi({ description: 'Dotted path of the offending field; empty for the whole body' }),
+    message: z.string(),
+  })
+  .openapi('ValidationIssue');
+
+export const ApiError = z
+  .object({
+    error: z.string().openapi({ description: 'Human-readable message', example: 'Validation failed' }),
+    code: z.enum(ERROR_CODES).optional().openapi({ description: 'Stable machine-readable code' }),
+    details: z.unknown().nullable().optional().openapi({
+      description: 'For `validation_error`, one `{path, message}` per problem; otherwise null',
+    }),
+  })
+  .openapi('ApiError');
+export type ApiError = z.infer<typeof ApiError>;
+
+/** Boolean query flag: `true`/`false` on the wire, a boolean in typed clients. */
+export const QueryBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+  .openapi({ type: 'boolean' });
+
+export const MAX_PAGE_SIZE = 200;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_IDS = 200;
+
+const IdsQuery = z
+  .union([z.array(z.string()), z.string().transform((s) => (s === '' ? [] : s.split(',')))])
+  .pipe(z.array(z.uuid({ message: 'Expected a UUID' })).max(MAX_IDS, `At most ${MAX_IDS} ids`))
+  .openapi({
+    type: 'string',
+    description: `Comma-separated record ids, up to ${MAX_IDS}; ids unknown to the team are absent from the result`,
+  });
+
+const UpdatedAfterQuery = z
+  .union([z.date(), TimestampWithOffset])
+  .transform((v) => (v instanceof Date ? v : new Date(v)))
+  .openapi({
+    type: 'string',
+    format: 'date-time',
+    description: 'Only records updated at or after this time (inclusive). Must carry a timezone offset.',
+  });
+
+/** Query parameters every list endpoint accepts. */
+export const listQueryShape = {
+  page: z.coerce.number<number>().int().min(1).default(1).openapi({ description: '1-based page number', example: 1 }),
+  limit: z.coerce
+    .number<number>()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .openapi({ description: `Records per page (1 to ${MAX_PAGE_SIZE})`, example: DEFAULT_PAGE_SIZE }),
+  updatedAfter: UpdatedAfterQuery.optional(),
+  ids: IdsQuery.optional(),
+};
+export const ListQuery = z.strictObject(listQueryShape);
+export type ListQuery = z.input<typeof ListQuery>;
+
+/** `{ data: [record], page, limit, total }` */
+export function listResponse<T extends z.ZodType>(record: T) {
+  return z.object({
+    data: z.array(record),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    total: z.number().int().min(0),
+  });
+}
+
+/** `{ data: record }` */
+export function dataResponse<T extends z.ZodType>(record: T) {
+  return z.object({ data: record });
+}
+
+export const DeletedRecord = z.object({ id: Uuid, deleted: z.literal(true) }).openapi('DeletedRecord');

@@ -1,0 +1,75 @@
+import { z } from '../zod.js';
+import { Timestamp, Uuid } from './common.js';
+
+export const ContactRole = z
+  .enum([
+    'primary',
+    'spouse',
+    'child',
+    'son',
+    'daughter',
+    'family_member',
+    'bookkeeper',
+    'vehicle_handler',
+    'family_office',
+    'accountant',
+    'assistant',
+    'collection_manager',
+    'other',
+  ])
+  .openapi('ContactRole');
+
+export const CommunicationPreferences = z
+  .strictObject({
+    invoices: z.boolean(),
+    estimates: z.boolean(),
+    scheduling: z.boolean(),
+    carUpdates: z.boolean(),
+    contracts: z.boolean(),
+    socialEvents: z.boolean(),
+    marketing: z.boolean(),
+  })
+  .openapi('CommunicationPreferences', { description: 'All seven flags are required when the object is sent' });
+
+export const V1Contact = z
+  .object({
+    id: Uuid,
+    customerId: Uuid,
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    role: ContactRole,
+    roleDescription: z.string().nullable(),
+    isPrimary: z.boolean(),
+    canAccessPortal: z.boolean(),
+    communicationPreferences: CommunicationPreferences.nullable(),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1Contact');
+export type V1Contact = z.infer<typeof V1Contact>;
+
+const contactFields = {
+  firstName: z.string().min(1),
+  lastName: z.string().min(1),
+  email: z.email().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  role: ContactRole.optional().openapi({ description: 'Defaults to `other`' }),
+  roleDescription: z.string().nullable().optional(),
+  isPrimary: z.boolean().optional(),
+  canAccessPortal: z.boolean().optional(),
+  communicationPreferences: CommunicationPreferences.nullable().optional(),
+};
+
+export const V1ContactCreate = z.strictObject({ customerId: Uuid, ...contactFields }).openapi('V1ContactCreate');
+export type V1ContactCreate = z.input<typeof V1ContactCreate>;
+
+export const V1ContactUpdate = z
+  .strictObject({
+    ...contactFields,
+    firstName: contactFields.firstName.optional(),
+    lastName: contactFields.lastName.optional(),
+  })
+  .openapi('V1ContactUpdate');
+export type V1ContactUpdate = z.input<typeof V1ContactUpdate>;

@@ -1,0 +1,63 @@
+import { z } from '../zod.js';
+import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+
+export const V1Customer = z
+  .object({
+    id: Uuid,
+    teamId: z.string().nullable(),
+    userId: z.string().nullable(),
+    locationId: Uuid.nullable(),
+    firstName: z.string(),
+    lastName: z.string(),
+    companyName: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    zip: z.string().nullable(),
+    country: z.string().nullable(),
+    isActive: z.boolean(),
+    deletedAt: Timestamp.nullable().openapi({ description: 'Set when the customer is soft-deleted' }),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1Customer');
+export type V1Customer = z.infer<typeof V1Customer>;
+
+const customerFields = {
+  firstName: z.string().min(1).openapi({ example: 'Ada' }),
+  lastName: z.string().min(1).openapi({ example: 'Lovelace' }),
+  companyName: z.string().nullable().optional(),
+  email: z.email().nullable().optional().openapi({ example: 'ada@example.com' }),
+  phone: z.string().nullable().optional(),
+  address: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  state: z.string().nullable().optional(),
+  zip: z.string().nullable().optional(),
+  country: z.string().nullable().optional(),
+  locationId: Uuid.nullable().optional(),
+  isActive: z.boolean().optional(),
+};
+
+export const V1CustomerCreate = z.strictObject(customerFields).openapi('V1CustomerCreate');
+export type V1CustomerCreate = z.input<typeof V1CustomerCreate>;
+
+export const V1CustomerUpdate = z
+  .strictObject({
+    ...customerFields,
+    firstName: customerFields.firstName.optional(),
+    lastName: customerFields.lastName.optional(),
+    restore: z.boolean().optional().openapi({
+      description: '`true` restores a soft-deleted customer (clears `deletedAt`); `false` changes nothing',
+    }),
+    deletedAt: TimestampWithOffset.nullable().optional().openapi({
+      description: '`null` restores a soft-deleted customer; a timestamp soft-deletes it as of that time',
+    }),
+  })
+  .refine((b) => !(b.restore === true && typeof b.deletedAt === 'string'), {
+    message: '`restore: true` cannot be combined with a `deletedAt` timestamp',
+    path: ['restore'],
+  })
+  .openapi('V1CustomerUpdate');
+export type V1CustomerUpdate = z.input<typeof V1CustomerUpdate>;

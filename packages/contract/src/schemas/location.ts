@@ -1,0 +1,41 @@
+import { z } from '../zod.js';
+import { Timestamp, Uuid } from './common.js';
+
+export const V1Location = z
+  .object({
+    id: Uuid,
+    teamId: z.string(),
+    name: z.string(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    zip: z.string().nullable(),
+    phone: z.string().nullable(),
+    timezone: z.string().nullable(),
+    isActive: z.boolean(),
+    sortOrder: z.number().int().nullable(),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1Location');
+export type V1Location = z.infer<typeof V1Location>;
+
+const locationFields = {
+  name: z.string().min(1).openapi({ example: 'North Warehouse' }),
+  address: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  state: z.string().nullable().optional(),
+  zip: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  timezone: z.string().nullable().optional().openapi({ example: 'America/Chicago' }),
+  isActive: z.boolean().optional(),
+  sortOrder: z.number().int().optional(),
+};
+
+export const V1LocationCreate = z.strictObject(locationFields).openapi('V1LocationCreate');
+export type V1LocationCreate = z.input<typeof V1LocationCreate>;
+
+export const V1LocationUpdate = z
+  .strictObject({ ...locationFields, name: locationFields.name.optional() })
+  .openapi('V1LocationUpdate');
+export type V1LocationUpdate = z.input<typeof V1LocationUpdate>;

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OPENAPI_FILES } from '../scripts/openapi-files.js';
+import { API_TITLE, API_VERSION, buildOpenApiDocument } from '../src/index.js';
+
+describe('checked-in OpenAPI documents', () => {
+  for (const [surface, file] of Object.entries(OPENAPI_FILES) as [keyof typeof OPENAPI_FILES, string][]) {
+    it(`${file} matches the contract (run \`pnpm generate\` if this fails)`, () => {
+      const onDisk = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+      expect(onDisk).toBe(`${JSON.stringify(buildOpenApiDocument(surface), null, 2)}\n`);
+    });
+  }
+
+  it('is an OpenAPI 3.0 document titled as the spec says, with bearer and x-api-key schemes', () => {
+    const doc = buildOpenApiDocument('v1');
+    expect(doc.openapi).toMatch(/^3\.0\./);
+    expect(doc.info).toMatchObject({ title: API_TITLE, version: API_VERSION });
+    expect(API_TITLE).toBe('Car Storage API');
+    expect(API_VERSION).toBe('1.1.0');
+    expect(doc.components?.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+    });
+  });
+
+  it('documents every operation with an id, a summary, its scopes and the ApiError responses', () => {
+    const doc = buildOpenApiDocument('v1');
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      for (const [method, op] of Object.entries(item as Record<string, Record<string, unknown>>)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(op.operationId, where).toBeTypeOf('string');
+        expect(op.summary, where).toBeTypeOf('string');
+        expect(op.description, where).toContain('**Scopes:**');
+        const responses = op.responses as Record<string, unknown>;
+        for (const status of ['400', '401', '403', '429', '500']) expect(responses, where).toHaveProperty(status);
+      }
+    }
+  });
+});
