@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+import { buildProgram } from '../cli/commands.js';
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: Error) => {
+    console.error(`vsf-server: ${error.message}`);
+    process.exit(1);
+  });

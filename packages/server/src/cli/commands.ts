@@ -1,0 +1,122 @@
+import { type AdminKey, type AdminKeyCreated, type AdminTeam, ALL_SCOPES } from '@vsf/contract';
+import { Command, Option } from 'commander';
+import { loadConfig } from '../config.js';
+import { connectDatabase } from '../db/connect-database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { startServer } from '../runtime/start-server.js';
+import { adminRequest, adminTarget } from './admin-http.js';
+
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+export function buildProgram(): Command {
+  const program = new Command('vsf-server')
+    .description('Reference server for the Vehicle Storage Facility API')
+    .showHelpAfterError();
+
+  program
+    .command('start', { isDefault: true })
+    .description('Run migrations and serve the API (embedded PGlite unless DATABASE_URL is a postgres:// URL)')
+    .action(async () => {
+      const config = loadConfig();
+      const running = await startServer(config, { bootstrapDemo: true });
+      const engine = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
+      console.error(`vsf-server listening on ${running.url} using ${engine}`);
+      console.error(`  API:     ${running.url}/api/v1   (OpenAPI: ${running.url}/api/v1/openapi.json)`);
+      console.error(
+        `  Admin:   ${config.adminToken ? `${running.url}/admin/v1` : 'disabled (set VSF_ADMIN_TOKEN to enable)'}`,
+      );
+      if (running.demo) {
+        console.error('\nA new database: created a demo team and an API key with every scope. It is shown only now:\n');
+        console.error(`  VSF_API_KEY=${running.demo.key}\n`);
+        console.error(`  curl -H "Authorization: Bearer ${running.demo.key}" ${running.url}/api/v1/cars\n`);
+      }
+      const shutdown = (signal: string) => {
+        console.error(`${signal}: finishing in-flight requests, then stopping`);
+        running.close().then(
+          () => process.exit(0),
+          (error) => {
+            console.error(error);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+    });
+
+  program
+    .command('migrate')
+    .description('Bring the database schema up to date and exit (the server also does this at start)')
+    .action(async () => {
+      const config = loadConfig();
+      const db = connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      try {
+        const applied = await migrateToLatest(db.knex);
+        console.error(applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
+      } finally {
+        await db.close();
+      }
+    });
+
+  const withAdmin = (cmd: Command) =>
+    cmd
+      .addOption(new Option('--admin-url <url>', 'admin API base URL').env('VSF_ADMIN_URL'))
+      .addOption(new Option('--admin-token <token>', 'admin token').env('VSF_ADMIN_TOKEN'));
+  const target = (cmd: Command) => {
+    const o = cmd.optsWithGlobals() as { adminUrl?: string; adminToken?: string };
+    return adminTarget({
+      ...(o.adminUrl ? { url: o.adminUrl } : {}),
+      ...(o.adminToken ? { token: o.adminToken } : {}),
+    });
+  };
+
+  const teams = program.command('teams').description('Manage teams through the admin API of a running server');
+  withAdmin(teams.command('create <name>').description('Create a team (API on)')).action(async (name, _o, cmd) => {
+    print(await adminRequest<AdminTeam>(target(cmd), 'POST', '/teams', { name }));
+  });
+  withAdmin(teams.command('list').description('List teams')).action(async (_o, cmd) => {
+    print(await adminRequest<AdminTeam[]>(target(cmd), 'GET', '/teams'));
+  });
+
+  const keys = program.command('keys').description('Manage API keys through the admin API of a running server');
+  withAdmin(
+    keys
+      .command('create <teamId>')
+      .description('Create a key; the full key is printed once')
+      .requiredOption('--name <name>', 'a name that says where the key is used')
+      .option('--scopes <scopes>', `comma-separated scopes, or "all" (${ALL_SCOPES.slice(0, 2).join(', ')}, …)`, 'all')
+      .option('--expires-at <timestamp>', 'ISO 8601 expiry with offset'),
+  ).action(async (teamId, o, cmd) => {
+    const scopes =
+      o.scopes === 'all'
+        ? [...ALL_SCOPES]
+        : String(o.scopes)
+            .split(',')
+            .map((s: string) => s.trim());
+    const body = { name: o.name, scopes, ...(o.expiresAt ? { expiresAt: o.expiresAt } : {}) };
+    print(await adminRequest<AdminKeyCreated>(target(cmd), 'POST', `/teams/${teamId}/keys`, body));
+  });
+  withAdmin(keys.command('list <teamId>').description("List a team's keys (no secrets)")).action(
+    async (teamId, _o, cmd) => {
+      print(await adminRequest<AdminKey[]>(target(cmd), 'GET', `/teams/${teamId}/keys`));
+    },
+  );
+  withAdmin(keys.command('revoke <keyId>').description('Revoke a key, effective on its next request')).action(
+    async (keyId, _o, cmd) => {
+      print(await adminRequest<AdminKey>(target(cmd), 'POST', `/keys/${keyId}/revoke`));
+    },
+  );
+
+  const api = program.command('api').description("Turn a team's API on or off");
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    withAdmin(
+      api.command(`${name} <teamId>`).description(`${name === 'enable' ? 'Turn on' : 'Turn off'} the API for a team`),
+    ).action(async (teamId, _o, cmd) => {
+      print(await adminRequest<AdminTeam>(target(cmd), 'PATCH', `/teams/${teamId}`, { apiEnabled: enabled }));
+    });
+  }
+  return program;
+}

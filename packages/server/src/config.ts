@@ -1,0 +1,34 @@
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** A `postgres://` URL selects PostgreSQL; otherwise the embedded PGlite database is used. */
+  databaseUrl: string | undefined;
+  /** PGlite directory, or `memory://` for a throwaway database. */
+  dataDir: string;
+  /** Enables the admin API (`/admin/v1`) when set. */
+  adminToken: string | undefined;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number (0-65535), got "${env.PORT}"`);
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must be a postgres:// URL; unset it to use the embedded database');
+  }
+  const adminToken = env.VSF_ADMIN_TOKEN?.trim() || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new Error('VSF_ADMIN_TOKEN must be at least 16 characters long');
+  }
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl,
+    dataDir: env.VSF_DATA_DIR ?? '.vsf/data',
+    adminToken,
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+  };
+}

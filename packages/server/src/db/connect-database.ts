@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import knex, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+
+// int8 (count(*), bigint columns) arrives as a string from pg; every value we store fits in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** An already-open PGlite instance (tests clone a migrated template into one). */
+  pglite?: PGlite;
+}
+
+export interface Database {
+  knex: Knex;
+  engine: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+export function connectDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) {
+    const db = knex({ client: 'pg', connection: options.databaseUrl, pool: { min: 0, max: 10 } });
+    return { knex: db, engine: 'postgres', close: () => db.destroy() };
+  }
+  const pglite = options.pglite ?? openPglite(options.dataDir ?? 'memory://');
+  // knex-pglite runs everything over PGlite's single connection, so it fixes the pool at one.
+  const db = knex({ client: ClientPgLite, dialect: 'postgres', connection: () => ({ pglite }) as object });
+  return {
+    knex: db,
+    engine: 'pglite',
+    async close() {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+function openPglite(dataDir: string): PGlite {
+  if (dataDir === 'memory://') return new PGlite();
+  mkdirSync(dataDir, { recursive: true });
+  return new PGlite(dataDir);
+}

@@ -1,0 +1,28 @@
+import type { ErrorCode } from '@vsf/contract';
+
+export interface ValidationDetail {
+  path: string;
+  message: string;
+}
+
+/** An error that maps to one `ApiError` response. Anything else thrown becomes a 500 with no internals. */
+export class ApiHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: unknown = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiHttpError';
+  }
+}
+
+export const unauthorized = (message: string) => new ApiHttpError(401, 'unauthorized', message);
+export const forbidden = (message: string) => new ApiHttpError(403, 'forbidden', message);
+export const notFound = (resource: string) => new ApiHttpError(404, 'not_found', `${resource} not found`);
+export const conflict = (message: string, details: unknown = null) =>
+  new ApiHttpError(409, 'conflict', message, details);
+export const validationFailed = (details: ValidationDetail[]) =>
+  new ApiHttpError(400, 'validation_error', 'Validation failed', details);

@@ -1,0 +1,88 @@
+import { API_BASE_PATHS, type EndpointDefinition, toExpressPath } from '@vsf/contract';
+import type { Request, Response, Router } from 'express';
+import { forbidden, notFound, unauthorized, validationFailed } from '../errors/api-http-error.js';
+import { safeEqual } from '../keys/api-key-format.js';
+import { requireScopes } from '../services/auth-service.js';
+import type { Services } from '../services/index.js';
+import type { Handler, HandlerContext } from './handler.js';
+import { bearerToken, presentedApiKey } from './request-credentials.js';
+import { toValidationDetails } from './zod-issues.js';
+
+export interface BindOptions {
+  services: Services;
+  adminToken?: string | undefined;
+}
+
+/**
+ * Mounts each contract endpoint on the router. Authentication, scopes, validation of params, query and
+ * body, the success status and the `Location` header all happen here, once, for every endpoint.
+ */
+export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
+  router: Router,
+  endpoints: Es,
+  handlers: { [K in keyof Es]: Handler<Es[K]> },
+  options: BindOptions,
+): void {
+  for (const [operationId, endpoint] of Object.entries(endpoints)) {
+    const handler = handlers[operationId] as Handler<EndpointDefinition> | undefined;
+    if (!handler) throw new Error(`No handler for ${operationId}`);
+    router[endpoint.method](toExpressPath(endpoint.path), async (req: Request, res: Response) => {
+      const auth = endpoint.surface === 'v1' ? await authenticateKey(req, endpoint, options.services) : undefined;
+      if (endpoint.surface === 'admin') authenticateAdmin(req, options.adminToken);
+
+      const params = endpoint.params ? endpoint.params.safeParse(req.params) : undefined;
+      // A malformed id can never name a record: answer as for any unknown id.
+      if (params && !params.success) throw notFound(endpoint.resourceName ?? 'Record');
+
+      const query = endpoint.query?.safeParse(req.query ?? {});
+      if (query && !query.success) throw validationFailed(toValidationDetails(query.error));
+      if (!endpoint.query && Object.keys(req.query ?? {}).length > 0) {
+        throw validationFailed([
+          { path: '', message: `Unknown query parameters: ${Object.keys(req.query).join(', ')}` },
+        ]);
+      }
+
+      let body: unknown;
+      if (endpoint.body) {
+        if (req.body === undefined) {
+          throw validationFailed([
+            { path: '', message: 'Expected a JSON object body (Content-Type: application/json)' },
+          ]);
+        }
+        const parsed = endpoint.body.safeParse(req.body);
+        if (!parsed.success) throw validationFailed(toValidationDetails(parsed.error));
+        body = parsed.data;
+      }
+
+      const ctx = {
+        params: params?.data,
+        query: query?.data,
+        body,
+        auth,
+        services: options.services,
+        req,
+        res,
+      } as HandlerContext<EndpointDefinition>;
+      const result = (await handler(ctx)) as { data?: { id?: unknown } };
+
+      if (endpoint.response.status === 201 && typeof result?.data?.id === 'string') {
+        res.location(`${API_BASE_PATHS[endpoint.surface]}${req.path}/${result.data.id}`.replace(/\/{2,}/g, '/'));
+      }
+      res.status(endpoint.response.status).json(result);
+    });
+  }
+}
+
+async function authenticateKey(req: Request, endpoint: EndpointDefinition, services: Services) {
+  const auth = await services.auth.authenticate(presentedApiKey(req));
+  requireScopes(auth, endpoint.scopes);
+  req.log?.setBindings?.({ teamId: auth.teamId, keyPrefix: auth.prefix });
+  return auth;
+}
+
+function authenticateAdmin(req: Request, adminToken: string | undefined): void {
+  if (!adminToken) throw forbidden('Admin API is disabled; set VSF_ADMIN_TOKEN to enable it');
+  const token = bearerToken(req);
+  if (!token) throw unauthorized('Admin token required');
+  if (!safeEqual(token, adminToken)) throw unauthorized('Invalid admin token');
+}

@@ -1,0 +1,74 @@
+import { adminEndpoints, apiEndpoints, buildOpenApiDocument } from '@vsf/contract';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { createLogger } from '../runtime/logger.js';
+import { createServices, type Services } from '../services/index.js';
+import { bindEndpoints } from './bind-endpoints.js';
+import { errorHandler, routeNotFound } from './error-handler.js';
+import { adminHandlers } from './handlers/admin-handlers.js';
+import { apiHandlers } from './handlers/api-handlers.js';
+import { assignRequestId } from './request-id.js';
+
+export interface AppDeps {
+  db: Knex;
+  adminToken?: string | undefined;
+  logger?: Logger;
+  /** Injectable clock for tests; defaults to the system clock. */
+  now?: () => Date;
+  /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
+  isReady?: () => boolean;
+}
+
+export interface VsfApp extends Express {
+  locals: Express['locals'] & { services: Services };
+}
+
+/** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
+export function createApp(deps: AppDeps): VsfApp {
+  const services = createServices({ db: deps.db, now: deps.now ?? (() => new Date()) });
+  const logger = deps.logger ?? createLogger();
+  const app = express() as VsfApp;
+  app.locals.services = services;
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: assignRequestId,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(helmet());
+  app.use(express.json({ limit: '5mb' }));
+
+  app.get('/healthz', (_req, res) => {
+    if (deps.isReady && !deps.isReady()) res.status(503).json({ status: 'starting' });
+    else res.json({ status: 'ok' });
+  });
+
+  let openApiDocument: unknown;
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    openApiDocument ??= buildOpenApiDocument('v1');
+    res.json(openApiDocument);
+  });
+
+  const api = express.Router();
+  bindEndpoints(api, apiEndpoints, apiHandlers, { services });
+  app.use('/api/v1', api);
+
+  const admin = express.Router();
+  bindEndpoints(admin, adminEndpoints, adminHandlers, { services, adminToken: deps.adminToken });
+  app.use('/admin/v1', admin);
+
+  app.use(routeNotFound);
+  app.use(errorHandler);
+  return app;
+}

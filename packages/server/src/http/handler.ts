@@ -1,0 +1,26 @@
+import type { EndpointBody, EndpointDefinition, EndpointParams, EndpointQuery, EndpointResponse } from '@vsf/contract';
+import type { Request, Response } from 'express';
+import type { AuthContext } from '../services/auth-service.js';
+import type { Services } from '../services/index.js';
+
+export interface HandlerContext<E extends EndpointDefinition> {
+  params: EndpointParams<E>;
+  query: EndpointQuery<E>;
+  body: EndpointBody<E>;
+  /** The calling key; present on every `/api/v1` endpoint. */
+  auth: E['surface'] extends 'v1' ? AuthContext : undefined;
+  services: Services;
+  req: Request;
+  res: Response;
+}
+
+/** Returns the success body; status, validation, auth and errors are the binder's job. */
+export type Handler<E extends EndpointDefinition> = (ctx: HandlerContext<E>) => Promise<EndpointResponse<E>>;
+
+/** One handler per declared endpoint: the compiler reports any endpoint left unimplemented. */
+export type HandlerMap<Es extends Record<string, EndpointDefinition>> = { [K in keyof Es]: Handler<Es[K]> };
+
+/** The list envelope for a page of records. */
+export function listBody<R>(query: { page: number; limit: number }, result: { records: R[]; total: number }) {
+  return { data: result.records, page: query.page, limit: query.limit, total: result.total };
+}

@@ -1,0 +1,133 @@
+import type { Knex } from 'knex';
+
+export type Executor = Knex | Knex.Transaction;
+
+export interface ListOptions {
+  page: number;
+  limit: number;
+  updatedAfter?: Date | undefined;
+  ids?: string[] | undefined;
+}
+
+export interface ListResult<R> {
+  records: R[];
+  total: number;
+}
+
+/** Fields to write; undefined ones are left alone, as in a PATCH body. */
+export type Changes<R> = { [K in keyof R]?: R[K] | undefined };
+
+type FieldKind = 'plain' | 'timestamp' | 'number' | 'json';
+
+const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * One team-owned table. Every method takes the team id and every query it builds is filtered by it,
+ * so a service cannot read or change another team's rows by forgetting a WHERE clause.
+ */
+export class TeamScopedTable<R extends { id: string }> {
+  private readonly kinds: [field: string, column: string, kind: FieldKind][];
+
+  constructor(
+    readonly table: string,
+    fields: readonly (keyof R & string)[],
+    kinds: Partial<Record<keyof R & string, FieldKind>> = {},
+  ) {
+    this.kinds = fields.map((f) => [f, snake(f), kinds[f] ?? (f.endsWith('At') ? 'timestamp' : 'plain')]);
+  }
+
+  column(field: keyof R & string): string {
+    return `${this.table}.${snake(field)}`;
+  }
+
+  /** A query on this table already restricted to one team. */
+  scoped(db: Executor, teamId: string): Knex.QueryBuilder {
+    return db(this.table).where(`${this.table}.team_id`, teamId);
+  }
+
+  toRecord(row: Record<string, unknown>): R {
+    const record: Record<string, unknown> = {};
+    for (const [field, column, kind] of this.kinds) {
+      const value = row[column];
+      if (value === null || value === undefined) record[field] = null;
+      else if (kind === 'timestamp')
+        record[field] = (value instanceof Date ? value : new Date(String(value))).toISOString();
+      else if (kind === 'number') record[field] = Number(value);
+      else record[field] = value;
+    }
+    return record as R;
+  }
+
+  /** Maps the record fields present in `values` to columns; absent (undefined) fields are left out. */
+  toRow(values: Changes<R>): Record<string, unknown> {
+    const row: Record<string, unknown> = {};
+    for (const [field, column, kind] of this.kinds) {
+      const value = values[field as keyof R & string];
+      if (value === undefined) continue;
+      row[column] = kind === 'json' && value !== null ? JSON.stringify(value) : value;
+    }
+    return row;
+  }
+
+  async findById(
+    db: Executor,
+    teamId: string,
+    id: string,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<R | undefined> {
+    const query = this.scoped(db, teamId).where(`${this.table}.id`, id).first();
+    if (options.forUpdate) query.forUpdate();
+    const row = await query;
+    return row ? this.toRecord(row) : undefined;
+  }
+
+  async exists(db: Executor, teamId: string, id: string): Promise<boolean> {
+    const row = await this.scoped(db, teamId).where(`${this.table}.id`, id).first(`${this.table}.id`);
+    return row !== undefined;
+  }
+
+  /** One page in the API's order (`updated_at desc, id desc`) and the total matching rows. */
+  async list(
+    db: Executor,
+    teamId: string,
+    options: ListOptions,
+    filter: (query: Knex.QueryBuilder) => void = () => {},
+  ): Promise<ListResult<R>> {
+    const base = this.scoped(db, teamId);
+    filter(base);
+    if (options.updatedAfter) base.where(`${this.table}.updated_at`, '>=', options.updatedAfter);
+    if (options.ids)
+      base.whereIn(`${this.table}.id`, options.ids.length > 0 ? options.ids : ['00000000-0000-0000-0000-000000000000']);
+    const countRow = await base.clone().count({ count: '*' }).first();
+    const rows = await base
+      .clone()
+      .select(`${this.table}.*`)
+      .orderBy([
+        { column: `${this.table}.updated_at`, order: 'desc' },
+        { column: `${this.table}.id`, order: 'desc' },
+      ])
+      .limit(options.limit)
+      .offset((options.page - 1) * options.limit);
+    return { records: rows.map((r: Record<string, unknown>) => this.toRecord(r)), total: Number(countRow?.count ?? 0) };
+  }
+
+  async insert(db: Executor, teamId: string, values: Changes<R> & { id: string }, now: Date): Promise<R> {
+    const row = { ...this.toRow(values), team_id: teamId, created_at: now, updated_at: now };
+    const [inserted] = await db(this.table).insert(row).returning('*');
+    return this.toRecord(inserted);
+  }
+
+  /** Applies the changed fields and bumps `updated_at`; undefined when the team has no such row. */
+  async update(db: Executor, teamId: string, id: string, values: Changes<R>, now: Date): Promise<R | undefined> {
+    const [updated] = await this.scoped(db, teamId)
+      .where(`${this.table}.id`, id)
+      .update({ ...this.toRow(values), updated_at: now })
+      .returning('*');
+    return updated ? this.toRecord(updated) : undefined;
+  }
+
+  async delete(db: Executor, teamId: string, id: string): Promise<boolean> {
+    const count = await this.scoped(db, teamId).where(`${this.table}.id`, id).delete();
+    return count > 0;
+  }
+}

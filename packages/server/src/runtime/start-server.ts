@@ -1,0 +1,59 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config.js';
+import { connectDatabase, type Database } from '../db/connect-database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createApp, type VsfApp } from '../http/create-app.js';
+import { bootstrapDemoTeam, type DemoCredentials } from './bootstrap-demo-team.js';
+import { createLogger } from './logger.js';
+
+export interface RunningServer {
+  app: VsfApp;
+  server: Server;
+  database: Database;
+  url: string;
+  demo: DemoCredentials | undefined;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  bootstrapDemo?: boolean;
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let ready = false;
+  try {
+    await migrateToLatest(database.knex);
+    ready = true;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const app = createApp({ db: database.knex, adminToken: config.adminToken, logger, isReady: () => ready });
+  const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  const address = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await database.close();
+    })();
+    return closing;
+  };
+  return { app, server, database, url, demo, close };
+}

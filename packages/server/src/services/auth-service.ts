@@ -1,0 +1,61 @@
+import type { Scope, ScopeRequirement } from '@vsf/contract';
+import { forbidden, unauthorized } from '../errors/api-http-error.js';
+import { parseApiKey, secretMatches } from '../keys/api-key-format.js';
+import { apiKeysRepository } from '../repositories/api-keys-repository.js';
+import type { ServiceDeps } from './service-deps.js';
+
+export interface AuthContext {
+  teamId: string;
+  keyId: string;
+  keyName: string;
+  prefix: string;
+  scopes: ReadonlySet<string>;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+/** The first scope of `requirement` the key lacks, in declaration order; undefined when it has them all. */
+export function firstMissingScope(scopes: ReadonlySet<string>, requirement: ScopeRequirement): Scope | undefined {
+  const missing = requirement.all.find((s) => !scopes.has(s));
+  if (missing) return missing;
+  if (requirement.any && requirement.any.length > 0 && !requirement.any.some((s) => scopes.has(s))) {
+    return requirement.any[0];
+  }
+  return undefined;
+}
+
+export function requireScopes(auth: AuthContext, requirement: ScopeRequirement): void {
+  const missing = firstMissingScope(auth.scopes, requirement);
+  if (missing) throw forbidden(`Missing scope: ${missing}`);
+}
+
+export class AuthService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * Checks in the documented order: key present → known → not revoked → not expired → team API enabled.
+   * Scopes are the endpoint's business and are checked after this.
+   */
+  async authenticate(presented: string | undefined): Promise<AuthContext> {
+    if (!presented) throw unauthorized('API key required');
+    const parsed = parseApiKey(presented);
+    if (!parsed) throw unauthorized('Invalid API key');
+    const credentials = await apiKeysRepository.findCredentialsByPrefix(this.deps.db, parsed.prefix);
+    if (!credentials || !secretMatches(parsed.secret, credentials.secretHash)) throw unauthorized('Invalid API key');
+    const { key } = credentials;
+    const now = this.deps.now();
+    if (key.revokedAt) throw unauthorized('API key revoked');
+    if (key.expiresAt && new Date(key.expiresAt) <= now) throw unauthorized('API key expired');
+    if (!credentials.teamApiEnabled) throw forbidden('API is disabled for this team');
+    await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now);
+    return {
+      teamId: key.teamId,
+      keyId: key.id,
+      keyName: key.name,
+      prefix: key.prefix,
+      scopes: new Set(key.scopes),
+      expiresAt: key.expiresAt,
+      createdAt: key.createdAt,
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import { AuthService } from './auth-service.js';
+import { CarsService } from './cars-service.js';
+import { ContactsService } from './contacts-service.js';
+import { CustomersService } from './customers-service.js';
+import { EventTypesService } from './event-types-service.js';
+import { LocationsService } from './locations-service.js';
+import type { ServiceDeps } from './service-deps.js';
+import { TeamsService } from './teams-service.js';
+
+export type Services = ReturnType<typeof createServices>;
+
+export function createServices(deps: ServiceDeps) {
+  return {
+    auth: new AuthService(deps),
+    teams: new TeamsService(deps),
+    cars: new CarsService(deps),
+    customers: new CustomersService(deps),
+    contacts: new ContactsService(deps),
+    locations: new LocationsService(deps),
+    eventTypes: new EventTypesService(deps),
+  };
+}

@@ -1,0 +1,80 @@
+import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
+import { startServer } from '../runtime/start-server.js';
+
+export interface TestServerOptions {
+  /** A `postgres://` URL; defaults to `TEST_DATABASE_URL` when `useEnvDatabase` is set, else in-memory PGlite. */
+  databaseUrl?: string | undefined;
+  /** Use `TEST_DATABASE_URL` when it is set (the default), so suites run on both engines. */
+  useEnvDatabase?: boolean;
+}
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>/api/v1` */
+  baseUrl: string;
+  /** `http://127.0.0.1:<port>/admin/v1` */
+  adminBaseUrl: string;
+  origin: string;
+  adminToken: string;
+  engine: 'pglite' | 'postgres';
+  createTeam(name?: string): Promise<AdminTeam>;
+  createKey(
+    teamId: string,
+    scopes: readonly string[],
+    options?: { name?: string; expiresAt?: string | null },
+  ): Promise<AdminKeyCreated>;
+  /** A new team and a key with the given scopes, in one call. */
+  createTeamWithKey(scopes: readonly string[]): Promise<{ team: AdminTeam; key: string; keyId: string }>;
+  admin(method: string, path: string, body?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a real reference server on a free loopback port for tests of this and other packages. Every
+ * test creates its own teams, so files can share one PostgreSQL database without seeing each other.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const adminToken = `test-admin-token-${Math.random().toString(36).slice(2)}`;
+  const databaseUrl =
+    options.databaseUrl ?? (options.useEnvDatabase === false ? undefined : process.env.TEST_DATABASE_URL);
+  const running = await startServer(
+    { port: 0, host: '127.0.0.1', databaseUrl, dataDir: 'memory://', adminToken, logLevel: 'silent' },
+    { bootstrapDemo: false },
+  );
+  const origin = running.url.replace('localhost', '127.0.0.1');
+  const adminBaseUrl = `${origin}/admin/v1`;
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${adminBaseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  const adminJson = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await admin(method, path, body);
+    const json = (await res.json()) as { data: T };
+    if (!res.ok) throw new Error(`admin ${method} ${path} failed: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+
+  const createTeam = (name = `Team ${Math.random().toString(36).slice(2, 8)}`) =>
+    adminJson<AdminTeam>('POST', '/teams', { name });
+  const createKey: TestServer['createKey'] = (teamId, scopes, opts = {}) =>
+    adminJson<AdminKeyCreated>('POST', `/teams/${teamId}/keys`, { name: opts.name ?? 'test key', scopes, ...opts });
+
+  return {
+    baseUrl: `${origin}/api/v1`,
+    adminBaseUrl,
+    origin,
+    adminToken,
+    engine: running.database.engine,
+    createTeam,
+    createKey,
+    async createTeamWithKey(scopes) {
+      const team = await createTeam();
+      const key = await createKey(team.id, scopes);
+      return { team, key: key.key, keyId: key.id };
+    },
+    admin,
+    close: running.close,
+  };
+}
