@@ -6,8 +6,8 @@ import * as customers from './customers.js';
 import * as eventTypes from './event-types.js';
 import * as locations from './locations.js';
 
-/** Every endpoint of the published API (`/api/v1`), keyed by operation id. */
-export const apiEndpoints = {
+/** Keys, cars, customers, contacts, locations and event types. */
+export const coreEndpoints = {
   ...auth,
   ...cars,
   ...customers,
@@ -16,8 +16,17 @@ export const apiEndpoints = {
   ...eventTypes,
 } as const;
 
+/**
+ * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
+ * the server's handler map and the SDK follow from it.
+ */
+export const apiEndpoints = {
+  ...coreEndpoints,
+} as const;
+
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
 export const adminEndpoints = { ...admin } as const;
 
+export type CoreEndpoints = typeof coreEndpoints;
 export type ApiEndpoints = typeof apiEndpoints;
 export type AdminEndpoints = typeof adminEndpoints;

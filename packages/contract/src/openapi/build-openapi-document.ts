@@ -61,7 +61,9 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
 }
 
 /** Builds the OpenAPI 3.0 document of one API surface from the contract's declarations. */
-export function buildOpenApiDocument(surface: Exclude<ApiSurface, 'public'> = 'v1') {
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV3['generateDocument']>;
+
+export function buildOpenApiDocument(surface: Exclude<ApiSurface, 'public'> = 'v1'): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.register('ApiError', ApiError);
   const endpoints: readonly EndpointDefinition[] = Object.values(surface === 'v1' ? apiEndpoints : adminEndpoints);
