@@ -1,4 +1,5 @@
 import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
+import type { Knex } from 'knex';
 import { startServer } from '../runtime/start-server.js';
 
 export interface TestServerOptions {
@@ -16,6 +17,8 @@ export interface TestServer {
   origin: string;
   adminToken: string;
   engine: 'pglite' | 'postgres';
+  /** The server's own database handle, for assertions on what was (not) stored. */
+  db: Knex;
   createTeam(name?: string): Promise<AdminTeam>;
   createKey(
     teamId: string,
@@ -67,6 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     origin,
     adminToken,
     engine: running.database.engine,
+    db: running.database.knex,
     createTeam,
     createKey,
     async createTeamWithKey(scopes) {

@@ -1,0 +1,34 @@
+/** A minimal raw HTTP caller for server tests: they assert on the wire, not through the SDK. */
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export type ApiCaller = <T = any>(
+  method: string,
+  path: string,
+  options?: { body?: unknown; rawBody?: string; query?: Record<string, string>; headers?: Record<string, string> },
+) => Promise<ApiResponse<T>>;
+
+export function apiCaller(baseUrl: string, key?: string): ApiCaller {
+  return async (method, path, options = {}) => {
+    const url = new URL(`${baseUrl}${path}`);
+    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+    const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+/** ApiError shape check used by every negative test. */
+export function isApiError(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, unknown>;
+  return typeof b.error === 'string' && typeof b.code === 'string' && 'details' in b;
+}

@@ -1,0 +1,77 @@
+import type { ApiCaller } from './api-caller.js';
+
+/**
+ * What the contract-driven suites (scope matrix, tenant isolation) need to call each endpoint as a
+ * user would. Every endpoint in `apiEndpoints` must have an entry: the suites fail for one without.
+ */
+export interface EndpointFixture {
+  /** A body that passes validation (ids are filled in from the world by `{{paramName}}` placeholders). */
+  body?: unknown;
+  query?: Record<string, string>;
+  /** Set when the endpoint takes no record id, so tenant isolation has nothing to prove for it. */
+  noRecordIds?: true;
+}
+
+/** Creates one record for a path parameter name, given the ids created so far (in dependency order). */
+export type RecordFactory = (api: ApiCaller, ids: Record<string, string>) => Promise<string>;
+
+async function created(api: ApiCaller, path: string, body: unknown): Promise<string> {
+  const res = await api('POST', path, { body });
+  if (res.status !== 201) throw new Error(`fixture POST ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: { id: string } }).data.id;
+}
+
+/** Path parameter name → how to make such a record. Order matters: later factories may use earlier ids. */
+export const recordFactories: [param: string, factory: RecordFactory][] = [
+  ['locationId', (api) => created(api, '/locations', { name: 'Fixture location' })],
+  ['customerId', (api, ids) => created(api, '/customers', { firstName: 'Fix', lastName: 'Ture', email: 'fix@example.com', phone: '+15555550100', locationId: ids.locationId })],
+  ['contactId', (api, ids) => created(api, '/contacts', { customerId: ids.customerId, firstName: 'Con', lastName: 'Tact' })],
+  ['carId', (api, ids) => created(api, '/cars', { year: 1999, make: 'Fixture', model: 'Car', customerId: ids.customerId })],
+];
+
+export const endpointFixtures: Record<string, EndpointFixture> = {
+  getAuthKey: { noRecordIds: true },
+  listCars: { noRecordIds: true },
+  createCar: { body: { year: 2001, make: 'Mazda', model: 'Miata' }, noRecordIds: true },
+  getCar: {},
+  updateCar: { body: { color: 'red' } },
+  listCustomers: { noRecordIds: true },
+  createCustomer: { body: { firstName: 'Ada', lastName: 'Lovelace' }, noRecordIds: true },
+  getCustomer: {},
+  updateCustomer: { body: { city: 'London' } },
+  deleteCustomer: {},
+  listContacts: { noRecordIds: true },
+  createContact: { body: { customerId: '{{customerId}}', firstName: 'A', lastName: 'B' } },
+  getContact: {},
+  updateContact: { body: { phone: '+15555550101' } },
+  deleteContact: {},
+  listLocations: { noRecordIds: true },
+  createLocation: { body: { name: 'Annex' }, noRecordIds: true },
+  getLocation: {},
+  updateLocation: { body: { city: 'Austin' } },
+  deleteLocation: {},
+  listEventTypes: { noRecordIds: true },
+};
+
+/** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */
+export function fillIds(value: unknown, ids: Record<string, string>): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+      const id = ids[name];
+      if (!id) throw new Error(`fixture needs a ${name}; add a record factory for it`);
+      return id;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => fillIds(v, ids));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillIds(v, ids)]));
+  }
+  return value;
+}
+
+/** One record of every kind the factories know, owned by the key's team. */
+export async function createWorld(api: ApiCaller): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [param, factory] of recordFactories) ids[param] = await factory(api, ids);
+  return ids;
+}

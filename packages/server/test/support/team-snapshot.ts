@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+
+/** Every row of every team-owned table for one team, for "changed nothing" assertions. */
+export async function snapshotTeam(db: Knex, teamId: string): Promise<Record<string, unknown[]>> {
+  const tables = (await db('information_schema.columns')
+    .where({ column_name: 'team_id', table_schema: 'public' })
+    .select('table_name')) as { table_name: string }[];
+  const snapshot: Record<string, unknown[]> = {};
+  for (const { table_name } of tables.sort((a, b) => a.table_name.localeCompare(b.table_name))) {
+    snapshot[table_name] = await db(table_name).where({ team_id: teamId }).orderBy('id');
+  }
+  return snapshot;
+}
+
+/** Rows of the team's tables other than bookkeeping that reads may touch (key last-use times). */
+export async function snapshotTeamData(db: Knex, teamId: string) {
+  const { api_keys: _keys, ...rest } = await snapshotTeam(db, teamId);
+  return rest;
+}
