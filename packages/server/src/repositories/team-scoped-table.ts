@@ -127,7 +127,8 @@ export class TeamScopedTable<R extends { id: string }> {
   }
 
   async delete(db: Executor, teamId: string, id: string): Promise<boolean> {
-    const count = await this.scoped(db, teamId).where(`${this.table}.id`, id).delete();
-    return count > 0;
+    // `returning` rather than the affected-row count, which knex-pglite does not report.
+    const deleted = await this.scoped(db, teamId).where(`${this.table}.id`, id).delete().returning('id');
+    return deleted.length > 0;
   }
 }

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { type ApiCaller, apiCaller } from './support/api-caller.js';
+
+interface Page {
+  data: { id: string; updatedAt: string; model: string }[];
+  page: number;
+  limit: number;
+  total: number;
+}
+
+let server: TestServer;
+let api: ApiCaller;
+const created: { id: string; updatedAt: string }[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const { key } = await server.createTeamWithKey(['read:cars', 'write:cars']);
+  api = apiCaller(server.baseUrl, key);
+  for (let i = 0; i < 7; i++) {
+    const res = await api('POST', '/cars', { body: { year: 2000 + i, make: 'Make', model: `M${i}` } });
+    created.push(res.body.data);
+  }
+});
+afterAll(() => server?.close());
+
+describe('list endpoints', () => {
+  it('order most recently updated first with a stable tiebreak, and page until page*limit >= total', async () => {
+    const seen: string[] = [];
+    let page = 1;
+    for (;;) {
+      const res = await api<Page>('GET', '/cars', { query: { page: String(page), limit: '3' } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ page, limit: 3, total: 7 });
+      seen.push(...res.body.data.map((c) => c.id));
+      if (page * 3 >= res.body.total) break;
+      page++;
+    }
+    expect(page).toBe(3);
+    const expected = [...created]
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id))
+      .map((c) => c.id);
+    expect(seen).toEqual(expected);
+  });
+
+  it('defaults to page 1 and limit 50', async () => {
+    const res = await api<Page>('GET', '/cars');
+    expect(res.body).toMatchObject({ page: 1, limit: 50, total: 7 });
+  });
+
+  it('moves an updated record to the front and bumps updatedAt', async () => {
+    const target = created[0]!;
+    const res = await api('PATCH', `/cars/${target.id}`, { body: { color: 'green' } });
+    expect(res.body.data.updatedAt > target.updatedAt).toBe(true);
+    const first = await api<Page>('GET', '/cars', { query: { limit: '1' } });
+    expect(first.body.data[0]?.id).toBe(target.id);
+  });
+
+  it('treats updatedAfter as inclusive and requires a timezone offset', async () => {
+    const list = await api<Page>('GET', '/cars', { query: { limit: '200' } });
+    const pivot = list.body.data[3]!;
+    const after = await api<Page>('GET', '/cars', { query: { updatedAfter: pivot.updatedAt } });
+    expect(after.body.data.map((c) => c.id)).toContain(pivot.id);
+    expect(after.body.data.every((c) => c.updatedAt >= pivot.updatedAt)).toBe(true);
+    const offset = new Date(pivot.updatedAt);
+    const withOffset = `${new Date(offset.getTime() + 2 * 3600_000).toISOString().slice(0, 23)}+02:00`;
+    const same = await api<Page>('GET', '/cars', { query: { updatedAfter: withOffset } });
+    expect(same.body.total).toBe(after.body.total);
+    const local = await api('GET', '/cars', { query: { updatedAfter: '2026-01-01T00:00:00' } });
+    expect(local.status).toBe(400);
+    expect(local.body).toMatchObject({ code: 'validation_error', details: [{ path: 'updatedAfter' }] });
+  });
+
+  it('fetches specific records by ids, silently leaving out unknown ones', async () => {
+    const ids = [created[1]!.id, created[2]!.id, '00000000-0000-4000-8000-000000000000'];
+    const res = await api<Page>('GET', '/cars', { query: { ids: ids.join(',') } });
+    expect(res.body.total).toBe(2);
+    expect(res.body.data.map((c) => c.id).sort()).toEqual([created[1]!.id, created[2]!.id].sort());
+  });
+
+  it.each([
+    [{ page: '0' }, 'page'],
+    [{ page: '-1' }, 'page'],
+    [{ page: 'two' }, 'page'],
+    [{ limit: '0' }, 'limit'],
+    [{ limit: '201' }, 'limit'],
+    [{ updatedAfter: 'yesterday' }, 'updatedAfter'],
+    [{ ids: 'not-a-uuid' }, 'ids.0'],
+    [{ ids: Array(201).fill('00000000-0000-4000-8000-000000000000').join(',') }, 'ids'],
+    [{ colour: 'red' }, ''],
+  ])('rejects %o with 400 validation_error', async (query, path) => {
+    const res = await api('GET', '/cars', { query });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'Validation failed', code: 'validation_error' });
+    expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it('accepts exactly 200 ids and limit 200', async () => {
+    const res = await api<Page>('GET', '/cars', {
+      query: { limit: '200', ids: Array(200).fill(created[0]!.id).join(',') },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(1);
+  });
+
+  it('returns an empty page past the end', async () => {
+    const res = await api<Page>('GET', '/cars', { query: { page: '99' } });
+    expect(res.body).toMatchObject({ data: [], page: 99, total: 7 });
+  });
+});
