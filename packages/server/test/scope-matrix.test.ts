@@ -27,7 +27,10 @@ beforeAll(async () => {
   }
   for (const omit of omitted) {
     const drop = new Set(omit.split('|'));
-    const key = await server.createKey(teamId, ALL_SCOPES.filter((s) => !drop.has(s)));
+    const key = await server.createKey(
+      teamId,
+      ALL_SCOPES.filter((s) => !drop.has(s)),
+    );
     keysWithout.set(omit, key.key);
   }
 });
@@ -47,7 +50,9 @@ describe('scope matrix', () => {
         const api = apiCaller(server.baseUrl, keysWithout.get(scope));
         const ids = Object.fromEntries(pathParamNames(endpoint.path).map((p) => [p, randomUUID()]));
         const res = await api(endpoint.method, pathFor(endpoint, ids), {
-          ...(fixture?.body !== undefined ? { body: fillIds(fixture.body, new Proxy({}, { get: () => randomUUID() })) } : {}),
+          ...(fixture?.body !== undefined
+            ? { body: fillIds(fixture.body, new Proxy({}, { get: () => randomUUID() })) }
+            : {}),
         });
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ error: `Missing scope: ${scope}`, code: 'forbidden', details: null });
@@ -74,10 +79,14 @@ describe('scope matrix', () => {
 
   it('write access is never implied by read access', async () => {
     const key = await server.createKey(teamId, ['read:cars']);
-    const res = await apiCaller(server.baseUrl, key.key)('POST', '/cars', { body: { year: 2000, make: 'A', model: 'B' } });
+    const res = await apiCaller(server.baseUrl, key.key)('POST', '/cars', {
+      body: { year: 2000, make: 'A', model: 'B' },
+    });
     expect(res.body).toMatchObject({ error: 'Missing scope: write:cars' });
     const writeOnly = await server.createKey(teamId, ['write:cars']);
-    const res2 = await apiCaller(server.baseUrl, writeOnly.key)('POST', '/cars', { body: { year: 2000, make: 'A', model: 'B' } });
+    const res2 = await apiCaller(server.baseUrl, writeOnly.key)('POST', '/cars', {
+      body: { year: 2000, make: 'A', model: 'B' },
+    });
     expect(res2.body).toMatchObject({ error: 'Missing scope: read:cars' });
   });
 });

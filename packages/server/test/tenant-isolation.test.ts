@@ -69,7 +69,9 @@ describe('tenant isolation', () => {
         { path: 'locationId', message: 'Location not found' },
       ],
     });
-    const contact = await intruder('POST', '/contacts', { body: { customerId: ownerIds.customerId, firstName: 'A', lastName: 'B' } });
+    const contact = await intruder('POST', '/contacts', {
+      body: { customerId: ownerIds.customerId, firstName: 'A', lastName: 'B' },
+    });
     expect(contact.status).toBe(400);
     expect(await snapshotTeamData(server.db, ownerTeamId)).toEqual(before);
   });

@@ -24,9 +24,25 @@ async function created(api: ApiCaller, path: string, body: unknown): Promise<str
 /** Path parameter name → how to make such a record. Order matters: later factories may use earlier ids. */
 export const recordFactories: [param: string, factory: RecordFactory][] = [
   ['locationId', (api) => created(api, '/locations', { name: 'Fixture location' })],
-  ['customerId', (api, ids) => created(api, '/customers', { firstName: 'Fix', lastName: 'Ture', email: 'fix@example.com', phone: '+15555550100', locationId: ids.locationId })],
-  ['contactId', (api, ids) => created(api, '/contacts', { customerId: ids.customerId, firstName: 'Con', lastName: 'Tact' })],
-  ['carId', (api, ids) => created(api, '/cars', { year: 1999, make: 'Fixture', model: 'Car', customerId: ids.customerId })],
+  [
+    'customerId',
+    (api, ids) =>
+      created(api, '/customers', {
+        firstName: 'Fix',
+        lastName: 'Ture',
+        email: 'fix@example.com',
+        phone: '+15555550100',
+        locationId: ids.locationId,
+      }),
+  ],
+  [
+    'contactId',
+    (api, ids) => created(api, '/contacts', { customerId: ids.customerId, firstName: 'Con', lastName: 'Tact' }),
+  ],
+  [
+    'carId',
+    (api, ids) => created(api, '/cars', { year: 1999, make: 'Fixture', model: 'Car', customerId: ids.customerId }),
+  ],
 ];
 
 export const endpointFixtures: Record<string, EndpointFixture> = {
