@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `pnpm test`: static checks, then every vitest suite on embedded PGlite, then the database-backed
+// suites again on real PostgreSQL (TEST_DATABASE_URL, default the local server). Extra arguments go
+// to vitest, e.g. `pnpm test --project server`.
+import { spawnSync } from 'node:child_process';
+import { Socket } from 'node:net';
+
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASE_PROJECTS = ['server', 'sync'];
+const args = process.argv.slice(2);
+const isCi = process.env.CI === 'true' || process.env.CI === '1';
+
+function run(label, command, commandArgs, env = {}) {
+  console.log(`\n▶ ${label}`);
+  const result = spawnSync(command, commandArgs, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) {
+    console.error(`✖ ${label} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function reachable(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.setTimeout(2000);
+    socket.once('connect', () => resolve(socket.destroy() || true));
+    socket.once('timeout', () => resolve(socket.destroy() && false));
+    socket.once('error', () => resolve(false));
+    socket.connect(Number(port || 5432), hostname);
+  });
+}
+
+const vitest = ['exec', 'vitest', 'run'];
+const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
+const exec = (label, extra, env) => run(label, pnpm[0], [...pnpm[1], ...extra], env);
+
+if (args.length === 0) {
+  exec('lint (biome)', ['exec', 'biome', 'check', '.']);
+  exec('typecheck (tsc, every package)', ['-r', 'typecheck']);
+}
+
+const { TEST_DATABASE_URL: _ignored, ...pgliteEnv } = process.env;
+console.log('\n▶ tests on embedded PGlite');
+const pglite = spawnSync(pnpm[0], [...pnpm[1], ...vitest, ...args], { stdio: 'inherit', env: pgliteEnv });
+if (pglite.status !== 0) process.exit(pglite.status ?? 1);
+
+const databaseUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+if (await reachable(databaseUrl)) {
+  const projects = args.length > 0 ? args : DATABASE_PROJECTS.flatMap((p) => ['--project', p]);
+  exec(`tests on PostgreSQL (${databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`, [...vitest, ...projects], {
+    TEST_DATABASE_URL: databaseUrl,
+  });
+} else if (isCi || process.env.TEST_DATABASE_URL) {
+  console.error(`✖ PostgreSQL is not reachable at ${databaseUrl}; the PostgreSQL pass cannot run`);
+  process.exit(1);
+} else {
+  console.warn(`\n! PostgreSQL not reachable at ${databaseUrl}: skipped the PostgreSQL pass (set TEST_DATABASE_URL).`);
+}
+console.log('\n✔ all checks passed');
