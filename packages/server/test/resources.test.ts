@@ -65,7 +65,7 @@ describe('customers', () => {
     expect(del).toMatchObject({ status: 200, body: { data: { id: c.id, deleted: true } } });
     const got = (await api('GET', `/customers/${c.id}`)).body.data;
     expect(got.deletedAt).not.toBeNull();
-    expect(got.updatedAt > c.updatedAt).toBe(true);
+    expect(got.updatedAt > (c.updatedAt as string)).toBe(true);
     const ids = { ids: c.id };
     expect((await api('GET', '/customers', { query: ids })).body.total).toBe(0);
     expect((await api('GET', '/customers', { query: { ...ids, includeDeleted: 'true' } })).body.total).toBe(1);

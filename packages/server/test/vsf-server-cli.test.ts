@@ -12,7 +12,9 @@ const tsx = join(import.meta.dirname, '../../../node_modules/.bin/tsx');
 const adminToken = 'cli-test-admin-token-0123456789';
 
 /** Starts `vsf-server start` as a user would and resolves once it prints where it listens. */
-function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+function startServerProcess(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(tsx, [bin, 'start'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,13 @@
-import { API_BASE_PATHS, type EndpointDefinition, toExpressPath } from '@vsf/contract';
+import { type EndpointDefinition, toExpressPath } from '@vsf/contract';
 import type { Request, Response, Router } from 'express';
+import type { Knex } from 'knex';
 import { forbidden, notFound, unauthorized, validationFailed } from '../errors/api-http-error.js';
+import {
+  executeIdempotently,
+  purgeExpiredIdempotencyKeys,
+  requestFingerprint,
+  validateIdempotencyKey,
+} from '../idempotency/idempotent-execution.js';
 import { safeEqual } from '../keys/api-key-format.js';
 import { requireScopes } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
@@ -10,8 +17,15 @@ import { toValidationDetails } from './zod-issues.js';
 
 export interface BindOptions {
   services: Services;
+  /** The same services over another executor: idempotent requests run inside one transaction. */
+  servicesFor: (db: Knex | Knex.Transaction) => Services;
+  db: Knex;
+  now: () => Date;
   adminToken?: string | undefined;
 }
+
+/** Roughly one idempotent request in this many also purges expired keys. */
+const PURGE_EVERY = 100;
 
 /**
  * Mounts each contract endpoint on the router. Authentication, scopes, validation of params, query and
@@ -63,12 +77,47 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
         req,
         res,
       } as HandlerContext<EndpointDefinition>;
-      const result = (await handler(ctx)) as { data?: { id?: unknown } };
 
-      if (endpoint.response.status === 201 && typeof result?.data?.id === 'string') {
-        res.location(`${API_BASE_PATHS[endpoint.surface]}${req.path}/${result.data.id}`.replace(/\/{2,}/g, '/'));
+      const run = async (services: Services) => {
+        const result = (await handler({ ...ctx, services })) as { data?: { id?: unknown } };
+        const headers: Record<string, string> = {};
+        if (endpoint.response.status === 201 && typeof result?.data?.id === 'string') {
+          headers.Location = `${req.baseUrl}${req.path}/${result.data.id}`.replace(/\/{2,}/g, '/');
+        }
+        return { status: endpoint.response.status, body: result as unknown, headers };
+      };
+
+      const idempotencyKey = req.get('idempotency-key');
+      if (auth && endpoint.method === 'post' && idempotencyKey !== undefined) {
+        validateIdempotencyKey(idempotencyKey);
+        const path = `${req.baseUrl}${req.path}`;
+        const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+        const now = options.now();
+        const response = await executeIdempotently(
+          options.db,
+          {
+            teamId: auth.teamId,
+            apiKeyId: auth.keyId,
+            method: 'POST',
+            path,
+            key: idempotencyKey,
+            fingerprint: requestFingerprint(queryString, req.body),
+          },
+          now,
+          (trx) => run(options.servicesFor(trx)),
+        );
+        if (response.replayed) res.set('Idempotent-Replayed', 'true');
+        res.set(response.headers).status(response.status).json(response.body);
+        if (Math.random() * PURGE_EVERY < 1) {
+          purgeExpiredIdempotencyKeys(options.db, now).catch((error) =>
+            req.log?.warn({ err: error }, 'idempotency purge failed'),
+          );
+        }
+        return;
       }
-      res.status(endpoint.response.status).json(result);
+
+      const response = await run(options.services);
+      res.set(response.headers).status(response.status).json(response.body);
     });
   }
 }

@@ -28,7 +28,14 @@ export interface VsfApp extends Express {
 
 /** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
 export function createApp(deps: AppDeps): VsfApp {
-  const services = createServices({ db: deps.db, now: deps.now ?? (() => new Date()) });
+  const serviceDeps = { db: deps.db, now: deps.now ?? (() => new Date()) };
+  const services = createServices(serviceDeps);
+  const bindOptions = {
+    services,
+    servicesFor: (db: Knex | Knex.Transaction) => createServices({ ...serviceDeps, db: db as Knex }),
+    db: deps.db,
+    now: serviceDeps.now,
+  };
   const logger = deps.logger ?? createLogger();
   const app = express() as VsfApp;
   app.locals.services = services;
@@ -61,11 +68,11 @@ export function createApp(deps: AppDeps): VsfApp {
   });
 
   const api = express.Router();
-  bindEndpoints(api, apiEndpoints, apiHandlers, { services });
+  bindEndpoints(api, apiEndpoints, apiHandlers, bindOptions);
   app.use('/api/v1', api);
 
   const admin = express.Router();
-  bindEndpoints(admin, adminEndpoints, adminHandlers, { services, adminToken: deps.adminToken });
+  bindEndpoints(admin, adminEndpoints, adminHandlers, { ...bindOptions, adminToken: deps.adminToken });
   app.use('/admin/v1', admin);
 
   app.use(routeNotFound);

@@ -1,0 +1,127 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { ApiHttpError, conflict } from '../errors/api-http-error.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotencyScope {
+  teamId: string;
+  apiKeyId: string;
+  method: string;
+  path: string;
+  key: string;
+  /** Hash of what makes two requests "the same": query and canonical body. */
+  fingerprint: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  replayed: boolean;
+}
+
+export function validateIdempotencyKey(key: string): void {
+  if (!KEY_PATTERN.test(key)) {
+    throw new ApiHttpError(400, 'validation_error', 'Validation failed', [
+      { path: 'Idempotency-Key', message: 'Must be 1 to 255 printable ASCII characters without spaces' },
+    ]);
+  }
+}
+
+/** Key order and whitespace do not make two bodies different. */
+export function requestFingerprint(query: string, body: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
+    }
+    return value;
+  };
+  return createHash('sha256')
+    .update(JSON.stringify([query, canonical(body ?? null)]))
+    .digest('hex');
+}
+
+/**
+ * Runs `execute` at most once per (API key, method, path, Idempotency-Key) within 24 h.
+ *
+ * The handler's writes and the stored response commit in one transaction, so a crash or an error
+ * leaves neither behind and a retry runs afresh; a retry after success replays the stored response.
+ * A transaction-scoped advisory lock makes a concurrent duplicate fail fast with 409 instead of
+ * running twice, across every server instance sharing the database.
+ */
+export async function executeIdempotently(
+  db: Knex,
+  scope: IdempotencyScope,
+  now: Date,
+  execute: (trx: Knex.Transaction) => Promise<{ status: number; body: unknown; headers: Record<string, string> }>,
+): Promise<StoredResponse> {
+  return db.transaction(async (trx) => {
+    const lockKey = `${scope.apiKeyId}|${scope.method}|${scope.path}|${scope.key}`;
+    const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked', [
+      lockKey,
+    ])) as {
+      rows: { locked: boolean }[];
+    };
+    if (!rows[0]?.locked) {
+      const error = conflict('A request with this Idempotency-Key is still in progress; retry shortly', {
+        reason: 'idempotency_in_flight',
+      });
+      error.headers['Retry-After'] = '1';
+      throw error;
+    }
+
+    const where = { api_key_id: scope.apiKeyId, method: scope.method, path: scope.path, idempotency_key: scope.key };
+    const existing = await trx('idempotency_keys').where(where).first();
+    if (existing && new Date(existing.expires_at) > now) {
+      if (existing.fingerprint !== scope.fingerprint) {
+        throw conflict(
+          'This Idempotency-Key was already used with a different request; use a new key for a new request',
+          {
+            reason: 'idempotency_key_reused',
+          },
+        );
+      }
+      return {
+        status: existing.response_status,
+        body: parseJson(existing.response_body),
+        headers: parseJson(existing.response_headers) as Record<string, string>,
+        replayed: true,
+      };
+    }
+    if (existing) await trx('idempotency_keys').where({ id: existing.id }).delete();
+
+    const response = await execute(trx);
+    await trx('idempotency_keys').insert({
+      id: randomUUID(),
+      team_id: scope.teamId,
+      ...where,
+      fingerprint: scope.fingerprint,
+      response_status: response.status,
+      response_body: JSON.stringify(response.body),
+      response_headers: JSON.stringify(response.headers),
+      created_at: now,
+      expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+    });
+    return { ...response, replayed: false };
+  });
+}
+
+/** Removes expired entries; called now and then so the table stays small without a scheduler. */
+export async function purgeExpiredIdempotencyKeys(db: Knex, now: Date): Promise<number> {
+  const deleted = await db('idempotency_keys')
+    .whereIn('id', db('idempotency_keys').select('id').where('expires_at', '<=', now).limit(500))
+    .delete()
+    .returning('id');
+  return deleted.length;
+}
+
+function parseJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
