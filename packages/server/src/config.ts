@@ -1,3 +1,5 @@
+import { type RateLimitConfig, rateLimitFromEnv } from './rate-limit/key-rate-limiter.js';
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -8,6 +10,7 @@ export interface ServerConfig {
   /** Enables the admin API (`/admin/v1`) when set. */
   adminToken: string | undefined;
   logLevel: string;
+  rateLimit: RateLimitConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -30,5 +33,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: env.VSF_DATA_DIR ?? '.vsf/data',
     adminToken,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    rateLimit: rateLimitFromEnv(env, databaseUrl !== undefined),
   };
 }

@@ -9,6 +9,7 @@ import {
   validateIdempotencyKey,
 } from '../idempotency/idempotent-execution.js';
 import { safeEqual } from '../keys/api-key-format.js';
+import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { requireScopes } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
 import type { Handler, HandlerContext } from './handler.js';
@@ -22,6 +23,7 @@ export interface BindOptions {
   db: Knex;
   now: () => Date;
   adminToken?: string | undefined;
+  rateLimiter?: KeyRateLimiter | undefined;
 }
 
 /** Roughly one idempotent request in this many also purges expired keys. */
@@ -42,6 +44,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
     if (!handler) throw new Error(`No handler for ${operationId}`);
     router[endpoint.method](toExpressPath(endpoint.path), async (req: Request, res: Response) => {
       const auth = endpoint.surface === 'v1' ? await authenticateKey(req, endpoint, options.services) : undefined;
+      if (auth && options.rateLimiter) await options.rateLimiter.consume(auth.keyId, res);
       if (endpoint.surface === 'admin') authenticateAdmin(req, options.adminToken);
 
       const params = endpoint.params ? endpoint.params.safeParse(req.params) : undefined;

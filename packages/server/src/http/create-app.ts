@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { createLogger } from '../runtime/logger.js';
 import { createServices, type Services } from '../services/index.js';
 import { bindEndpoints } from './bind-endpoints.js';
@@ -18,6 +19,8 @@ export interface AppDeps {
   logger?: Logger;
   /** Injectable clock for tests; defaults to the system clock. */
   now?: () => Date;
+  /** Per-key request limit; none when absent (tests and benchmarks of other layers). */
+  rateLimiter?: KeyRateLimiter;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
   isReady?: () => boolean;
 }
@@ -35,6 +38,7 @@ export function createApp(deps: AppDeps): VsfApp {
     servicesFor: (db: Knex | Knex.Transaction) => createServices({ ...serviceDeps, db: db as Knex }),
     db: deps.db,
     now: serviceDeps.now,
+    rateLimiter: deps.rateLimiter,
   };
   const logger = deps.logger ?? createLogger();
   const app = express() as VsfApp;

@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config.js';
 import { connectDatabase, type Database } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
+import { createKeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { bootstrapDemoTeam, type DemoCredentials } from './bootstrap-demo-team.js';
 import { createLogger } from './logger.js';
 
@@ -34,7 +35,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await database.close();
     throw error;
   }
-  const app = createApp({ db: database.knex, adminToken: config.adminToken, logger, isReady: () => ready });
+  const rateLimiter = await createKeyRateLimiter(config.rateLimit, database.knex);
+  const app = createApp({
+    db: database.knex,
+    adminToken: config.adminToken,
+    logger,
+    rateLimiter,
+    isReady: () => ready,
+  });
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
 
   const server = await new Promise<Server>((resolve, reject) => {

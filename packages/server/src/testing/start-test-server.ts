@@ -1,5 +1,6 @@
 import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
 import type { Knex } from 'knex';
+import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from '../rate-limit/key-rate-limiter.js';
 import { startServer } from '../runtime/start-server.js';
 
 export interface TestServerOptions {
@@ -7,6 +8,8 @@ export interface TestServerOptions {
   databaseUrl?: string | undefined;
   /** Use `TEST_DATABASE_URL` when it is set (the default), so suites run on both engines. */
   useEnvDatabase?: boolean;
+  /** Per-key limit; generous by default so suites never hit it by accident. */
+  rateLimit?: Partial<RateLimitConfig>;
 }
 
 export interface TestServer {
@@ -40,7 +43,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const databaseUrl =
     options.databaseUrl ?? (options.useEnvDatabase === false ? undefined : process.env.TEST_DATABASE_URL);
   const running = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl, dataDir: 'memory://', adminToken, logLevel: 'silent' },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databaseUrl,
+      dataDir: 'memory://',
+      adminToken,
+      logLevel: 'silent',
+      rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, ...options.rateLimit },
+    },
     { bootstrapDemo: false },
   );
   const origin = running.url.replace('localhost', '127.0.0.1');
