@@ -5,6 +5,8 @@ export interface ApiResponse<T = unknown> {
   body: T;
 }
 
+// Tests read response bodies loosely; each assertion states the shape it expects.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export type ApiCaller = <T = any>(
   method: string,
   path: string,
