@@ -24,7 +24,7 @@ function startServerProcess(
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && /Admin:.*\n/.test(output) && (!output.includes('A new database') || /curl .*\n/.test(output))) {
+      if (match && /Admin:.*\n/.test(output)) {
         resolve({ child, url: match[1] as string, output: () => output });
       }
     };

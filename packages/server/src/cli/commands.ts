@@ -20,16 +20,25 @@ export function buildProgram(): Command {
       const config = loadConfig();
       const running = await startServer(config, { bootstrapDemo: true });
       const engine = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
-      console.error(`vsf-server listening on ${running.url} using ${engine}`);
-      console.error(`  API:     ${running.url}/api/v1   (OpenAPI: ${running.url}/api/v1/openapi.json)`);
-      console.error(
-        `  Admin:   ${config.adminToken ? `${running.url}/admin/v1` : 'disabled (set VSF_ADMIN_TOKEN to enable)'}`,
-      );
+      const admin = config.adminToken ? `${running.url}/admin/v1` : 'disabled (set VSF_ADMIN_TOKEN to enable)';
+      const lines = [
+        `vsf-server listening on ${running.url} using ${engine}`,
+        `  API:     ${running.url}/api/v1   (OpenAPI: ${running.url}/api/v1/openapi.json)`,
+        `  Admin:   ${admin}`,
+      ];
       if (running.demo) {
-        console.error('\nA new database: created a demo team and an API key with every scope. It is shown only now:\n');
-        console.error(`  VSF_API_KEY=${running.demo.key}\n`);
-        console.error(`  curl -H "Authorization: Bearer ${running.demo.key}" ${running.url}/api/v1/cars\n`);
+        lines.push(
+          '',
+          'A new database: created a demo team and an API key with every scope. It is shown only now:',
+          '',
+          `  VSF_API_KEY=${running.demo.key}`,
+          '',
+          `  curl -H "Authorization: Bearer ${running.demo.key}" ${running.url}/api/v1/cars`,
+          '',
+        );
       }
+      // One write, so whoever reads the banner never sees half of it.
+      process.stderr.write(`${lines.join('\n')}\n`);
       const shutdown = (signal: string) => {
         console.error(`${signal}: finishing in-flight requests, then stopping`);
         running.close().then(

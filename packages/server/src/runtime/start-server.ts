@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { connectDatabase, type Database } from '../db/connect-database.js';
@@ -21,12 +22,18 @@ export interface RunningServer {
 
 export interface StartOptions {
   logger?: Logger;
+  /** An already-open PGlite to use instead of `config.dataDir` (tests pass a migrated template). */
+  pglite?: PGlite;
   bootstrapDemo?: boolean;
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(options.pglite ? { pglite: options.pglite } : {}),
+  });
   let ready = false;
   try {
     await migrateToLatest(database.knex);
@@ -48,6 +55,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
   });
+  // A client that trickles its request never holds a connection longer than this.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  server.keepAliveTimeout = 5_000;
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;

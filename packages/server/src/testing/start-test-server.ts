@@ -2,6 +2,7 @@ import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
 import type { Knex } from 'knex';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from '../rate-limit/key-rate-limiter.js';
 import { startServer } from '../runtime/start-server.js';
+import { migratedPglite } from './migrated-pglite.js';
 
 export interface TestServerOptions {
   /** A `postgres://` URL; defaults to `TEST_DATABASE_URL` when `useEnvDatabase` is set, else in-memory PGlite. */
@@ -52,7 +53,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logLevel: 'silent',
       rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, ...options.rateLimit },
     },
-    { bootstrapDemo: false },
+    { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },
   );
   const origin = running.url.replace('localhost', '127.0.0.1');
   const adminBaseUrl = `${origin}/admin/v1`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import * as core from './001-core.js';
 import * as idempotency from './010-idempotency.js';
@@ -14,3 +15,10 @@ export const migrationSource: Knex.MigrationSource<string> = {
   getMigrationName: (name) => name,
   getMigration: async (name) => migrations[name] as Knex.Migration,
 };
+
+/** Changes whenever any migration's code does: tests key their cached, migrated database on it. */
+export function migrationsFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const name of Object.keys(migrations).sort()) hash.update(`${name}\n${String(migrations[name]?.up)}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
