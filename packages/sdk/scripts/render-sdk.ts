@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import type { EndpointDefinition } from '@vsf/contract';
+
+export interface ClientSpec {
+  className: string;
+  /** Name of the endpoint map exported by @vsf/contract. */
+  endpoints: Record<string, EndpointDefinition>;
+  constructorBody: string;
+  optionsType: string;
+  extensionsDir: string;
+}
+
+interface Node {
+  path: string[];
+  endpoints: EndpointDefinition[];
+  children: Map<string, Node>;
+}
+
+const pascal = (parts: string[]) => parts.map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
+const kebab = (parts: string[]) => parts.map((p) => p.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)).join('-');
+const className = (path: string[]) => `${pascal(path)}Resource`;
+
+function tree(endpoints: EndpointDefinition[]): Node {
+  const root: Node = { path: [], endpoints: [], children: new Map() };
+  for (const e of endpoints) {
+    let node = root;
+    for (const part of e.sdk.namespace) {
+      let child = node.children.get(part);
+      if (!child) {
+        child = { path: [...node.path, part], endpoints: [], children: new Map() };
+        node.children.set(part, child);
+      }
+      node = child;
+    }
+    node.endpoints.push(e);
+  }
+  return root;
+}
+
+function jsdoc(e: EndpointDefinition, indent: string): string {
+  const scopes = [
+    ...(e.scopes.all.length ? [e.scopes.all.map((s) => `\`${s}\``).join(' and ')] : []),
+    ...(e.scopes.any?.length ? [`one of ${e.scopes.any.map((s) => `\`${s}\``).join(', ')}`] : []),
+  ];
+  const lines = [
+    e.summary,
+    ...(e.description ? ['', ...e.description.split('\n')] : []),
+    '',
+    `\`${e.method.toUpperCase()} ${e.path}\`${e.surface === 'v1' ? ` — scopes: ${scopes.length ? scopes.join(', plus ') : 'none'}` : ''}`,
+  ];
+  return `${indent}/**\n${lines.map((l) => `${indent} *${l ? ` ${l.replace(/\*\//g, '*\\/')}` : ''}`).join('\n')}\n${indent} */`;
+}
+
+function method(e: EndpointDefinition): string[] {
+  const id = e.operationId;
+  const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  const args = params.map((p) => `${p}: string`);
+  if (e.body) args.push(`body: EndpointBodyInput<typeof ${id}>`);
+  if (e.query) args.push(`query: EndpointQueryInput<typeof ${id}> = {}`);
+  args.push('options?: RequestOptions');
+  const callArgs = [
+    params.length ? `params: { ${params.join(', ')} }` : '',
+    e.body ? 'body' : '',
+    e.query ? 'query' : '',
+  ].filter(Boolean);
+  const argObject = `{ ${callArgs.join(', ')} }`.replace('{  }', '{}');
+  const out: string[] = [];
+  if (e.paginated) {
+    out.push(jsdoc(e, '  '));
+    out.push(`  ${e.sdk.method}(${args.join(', ')}): PagePromise<ListItem<typeof ${id}>> {`);
+    out.push(`    return this._client.requestPage(${id}, ${argObject}, options);`);
+    out.push('  }', '');
+    out.push(`  /** Every record of \`${e.sdk.method}\`, across pages of 200, fetched lazily. */`);
+    out.push(`  ${e.sdk.method}All(${args.join(', ')}): AsyncGenerator<ListItem<typeof ${id}>> {`);
+    out.push(`    return this._client.requestAll(${id}, ${argObject}, options);`);
+    out.push('  }', '');
+  } else {
+    out.push(jsdoc(e, '  '));
+    out.push(`  ${e.sdk.method}(${args.join(', ')}): APIPromise<DataOf<typeof ${id}>> {`);
+    out.push(`    return this._client.requestData(${id}, ${argObject}, options);`);
+    out.push('  }', '');
+  }
+  return out;
+}
+
+/** Renders one client module: a resource class per namespace, nested as the contract's `sdk.namespace` says. */
+export function renderClient(spec: ClientSpec): string {
+  const endpoints = Object.values(spec.endpoints).sort((a, b) => a.operationId.localeCompare(b.operationId));
+  const root = tree(endpoints);
+  const classes: string[] = [];
+  const extensions: string[] = [];
+
+  const visit = (node: Node) => {
+    for (const child of [...node.children.values()].sort((a, b) => a.path.join('.').localeCompare(b.path.join('.'))))
+      visit(child);
+    if (node.path.length === 0) return;
+    const name = className(node.path);
+    const extFile = `${kebab(node.path)}`;
+    const hasExtension = existsSync(`${spec.extensionsDir}/${extFile}.ts`);
+    if (hasExtension) extensions.push(`import { ${name}Extension } from '../extensions/${extFile}.js';`);
+    const lines = [`export class ${name} extends ${hasExtension ? `${name}Extension` : 'APIResource'} {`];
+    for (const [key, child] of [...node.children.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      lines.push(`  readonly ${key} = new ${className(child.path)}(this._client);`);
+    }
+    if (node.children.size) lines.push('');
+    for (const e of [...node.endpoints].sort((a, b) => a.sdk.method.localeCompare(b.sdk.method)))
+      lines.push(...method(e));
+    while (lines.at(-1) === '') lines.pop();
+    lines.push('}');
+    classes.push(lines.join('\n'));
+  };
+  visit(root);
+
+  const top = [...root.children.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const ids = endpoints.map((e) => e.operationId);
+  return [
+    '// Generated by packages/sdk/scripts/generate.ts from @vsf/contract. Do not edit: run `pnpm generate`.',
+    '/* eslint-disable */',
+    `import { ${ids.join(', ')} } from '@vsf/contract';`,
+    "import type { EndpointBodyInput, EndpointQueryInput } from '@vsf/contract';",
+    "import type { APIPromise } from '../core/api-promise.js';",
+    "import { APIResource } from '../core/api-resource.js';",
+    "import { BaseClient } from '../core/base-client.js';",
+    "import type { ClientOptions, RequestOptions } from '../core/client-options.js';",
+    "import type { DataOf, ListItem } from '../core/endpoint-types.js';",
+    "import type { PagePromise } from '../core/page.js';",
+    ...extensions.sort(),
+    '',
+    ...classes.flatMap((c) => [c, '']),
+    `export class ${spec.className} extends BaseClient {`,
+    ...top.map(([key, node]) => `  readonly ${key} = new ${className(node.path)}(this);`),
+    '',
+    `  constructor(options: ${spec.optionsType} = {}) {`,
+    `    ${spec.constructorBody}`,
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}

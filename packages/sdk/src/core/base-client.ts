@@ -1,0 +1,228 @@
+import type { EndpointDefinition } from '@vsf/contract';
+import ky from 'ky';
+import pRetry, { AbortError } from 'p-retry';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { type ClientOptions, env, type RequestOptions } from './client-options.js';
+import { ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
+import { consoleLogger, type Logger, levelledLogger, parseLogLevel } from './logger.js';
+import { Page, type PageBody, PagePromise } from './page.js';
+import { DEFAULT_MAX_RETRIES, isRetryable, retryDelayMs } from './retry-policy.js';
+import { serializeQuery } from './serialize-query.js';
+
+export interface RequestArgs {
+  params?: Record<string, string> | undefined;
+  query?: object | undefined;
+  body?: unknown;
+}
+
+export interface CredentialConfig {
+  /** Environment variable holding the credential. */
+  envName: string;
+  /** Default base URL when neither the option nor `VSF_BASE_URL` gives one. */
+  defaultBaseUrl: string;
+  /** Environment variable for the base URL. */
+  baseUrlEnv: string;
+  describe: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const VERSION = '0.1.0';
+
+/** The request pipeline every generated resource uses: auth, retries, idempotency, timeouts, errors. */
+export class BaseClient {
+  readonly baseUrl: string;
+  readonly timeout: number;
+  readonly maxRetries: number;
+  protected readonly credential: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly defaultHeaders: Record<string, string>;
+  private readonly authHeader: 'bearer' | 'x-api-key';
+  protected readonly log: Logger;
+
+  constructor(options: ClientOptions & { credential?: string | undefined }, config: CredentialConfig) {
+    const credential = options.credential ?? env(config.envName);
+    if (!credential) {
+      throw new VsfError(`No ${config.describe}: pass it to the constructor or set ${config.envName}`);
+    }
+    this.credential = credential;
+    this.baseUrl = (options.baseUrl ?? env(config.baseUrlEnv) ?? config.defaultBaseUrl).replace(/\/+$/, '');
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
+      throw new VsfError(`maxRetries must be a whole number ≥ 0, got ${options.maxRetries}`);
+    }
+    this.fetchImpl = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.defaultHeaders = options.headers ?? {};
+    this.authHeader = options.authHeader ?? 'bearer';
+    const level = options.logLevel ?? parseLogLevel(env('VSF_LOG')) ?? 'warn';
+    this.log = levelledLogger(level, options.logger ?? consoleLogger, [credential]);
+  }
+
+  /** Calls any endpoint of the contract and resolves to its wire body (`{data}` or the list shape). */
+  request<T = unknown>(
+    endpoint: EndpointDefinition,
+    args: RequestArgs = {},
+    options: RequestOptions = {},
+  ): APIPromise<T> {
+    return new APIPromise(this.send(endpoint, args, options, (body) => body as T));
+  }
+
+  /** Single-record endpoints resolve to the record itself, unwrapped from `data`. */
+  /** @internal Used by generated resources. */
+  requestData<T>(endpoint: EndpointDefinition, args: RequestArgs, options: RequestOptions = {}): APIPromise<T> {
+    return new APIPromise(this.send(endpoint, args, options, (body) => (body as { data: T }).data));
+  }
+
+  /** @internal Used by generated resources. */
+  requestPage<T>(endpoint: EndpointDefinition, args: RequestArgs, options: RequestOptions = {}): PagePromise<T> {
+    const fetchPage = (page: number): Promise<WithResponse<Page<T>>> =>
+      this.send(
+        endpoint,
+        { ...args, query: { ...(args.query ?? {}), page } },
+        options,
+        (body, response) => new Page<T>(body as PageBody<T>, response, fetchPage),
+      );
+    const firstPage = (args.query as { page?: number } | undefined)?.page ?? 1;
+    return new PagePromise(fetchPage(firstPage));
+  }
+
+  /** Every record of a list endpoint, 200 a page, fetched lazily page by page. */
+  /** @internal Used by generated resources. */
+  async *requestAll<T>(endpoint: EndpointDefinition, args: RequestArgs, options: RequestOptions = {}) {
+    const query = { limit: 200, ...(args.query ?? {}) };
+    yield* this.requestPage<T>(endpoint, { ...args, query }, options);
+  }
+
+  private buildUrl(endpoint: EndpointDefinition, args: RequestArgs): string {
+    const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = args.params?.[name];
+      if (value === undefined || value === '')
+        throw new VsfError(`Missing path parameter ${name} for ${endpoint.operationId}`);
+      return encodeURIComponent(value);
+    });
+    const query = serializeQuery(args.query).toString();
+    return `${this.baseUrl}${path}${query ? `?${query}` : ''}`;
+  }
+
+  private async send<T>(
+    endpoint: EndpointDefinition,
+    args: RequestArgs,
+    options: RequestOptions,
+    parse: (body: unknown, response: Response) => T,
+  ): Promise<WithResponse<T>> {
+    const url = this.buildUrl(endpoint, args);
+    const method = endpoint.method.toUpperCase();
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': `vsf-sdk/${VERSION}`,
+      ...this.defaultHeaders,
+      ...(this.authHeader === 'x-api-key'
+        ? { 'x-api-key': this.credential }
+        : { authorization: `Bearer ${this.credential}` }),
+      ...options.headers,
+    };
+    // One key for the call, reused by every retry, so the server runs the write at most once.
+    if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? crypto.randomUUID();
+    const timeout = options.timeout ?? this.timeout;
+    const maxRetries = options.maxRetries ?? this.maxRetries;
+
+    const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
+      const timer = new AbortController();
+      const timeoutId = setTimeout(() => timer.abort(), timeout);
+      const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+      this.log.debug(`${method} ${url}`, { attempt: attemptNumber });
+      try {
+        const response = await ky(url, {
+          method,
+          headers,
+          ...(args.body !== undefined ? { json: args.body } : {}),
+          signal,
+          retry: 0,
+          timeout: false,
+          throwHttpErrors: false,
+          fetch: this.fetchImpl,
+        });
+        const text = await readBody(response, signal);
+        const body = text ? parseJson(text, response) : undefined;
+        if (!response.ok) throw errorFromResponse(response.status, body, response.headers);
+        return { data: parse(body, response), response };
+      } catch (error) {
+        if (options.signal?.aborted) throw new AbortError(options.signal.reason ?? new Error('Request aborted'));
+        if (error instanceof VsfError) throw error;
+        if (timer.signal.aborted) {
+          throw new TimeoutError(`${method} ${url} timed out after ${timeout} ms`, { cause: error });
+        }
+        throw new ConnectionError(`${method} ${url} failed: ${(error as Error).message}`, { cause: error });
+      } finally {
+        clearTimeout(timeoutId);
+      }
+    };
+
+    return pRetry(attempt, {
+      retries: maxRetries,
+      // The delay is ours (Retry-After or jittered backoff), slept in onFailedAttempt.
+      minTimeout: 0,
+      maxTimeout: 0,
+      factor: 1,
+      randomize: false,
+      ...(options.signal ? { signal: options.signal } : {}),
+      shouldRetry: ({ error }) =>
+        error instanceof VsfError && isRetryable(error) && retryDelayMs(1, error) !== undefined,
+      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+        if (!(error instanceof VsfError) || !isRetryable(error) || retriesLeft === 0) return;
+        const delay = retryDelayMs(attemptNumber, error);
+        if (delay === undefined) return;
+        this.log.info(`retrying ${method} ${url} in ${Math.round(delay)} ms after: ${error.message}`, {
+          attempt: attemptNumber,
+          status: error.status,
+        });
+        await sleep(delay, options.signal);
+      },
+    });
+  }
+}
+
+/** Reads the body, giving up when `signal` aborts even if the fetch implementation would keep reading. */
+function readBody(response: Response, signal: AbortSignal): Promise<string> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      response.body?.cancel().catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    response.text().then(
+      (text) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(text);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function parseJson(text: string, response: Response): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: `Unexpected non-JSON response (HTTP ${response.status})` };
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const id = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(id);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,37 @@
+import type { Logger, LogLevel } from './logger.js';
+
+export interface ClientOptions {
+  /** Defaults to `VSF_API_KEY`. */
+  apiKey?: string | undefined;
+  /** The API root including `/api/v1`; defaults to `VSF_BASE_URL`, else `http://localhost:3000/api/v1`. */
+  baseUrl?: string | undefined;
+  /** Milliseconds for a whole attempt, reading the body included. Default 60 000. */
+  timeout?: number | undefined;
+  /** Retries after the first attempt for retryable failures. Default 2; 0 disables retries. */
+  maxRetries?: number | undefined;
+  /** A `fetch` implementation (tests, proxies, other runtimes). Defaults to the global one. */
+  fetch?: typeof fetch | undefined;
+  /** Headers sent with every request. */
+  headers?: Record<string, string> | undefined;
+  /** Which of the two equivalent headers carries the key. Default `bearer`. */
+  authHeader?: 'bearer' | 'x-api-key' | undefined;
+  /** Default `VSF_LOG`, else `warn`. */
+  logLevel?: LogLevel | undefined;
+  logger?: Logger | undefined;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  /** Overrides the client's timeout for this call. */
+  timeout?: number | undefined;
+  maxRetries?: number | undefined;
+  headers?: Record<string, string> | undefined;
+  /** For POSTs: the key that makes retries safe. Generated when absent, and kept across retries. */
+  idempotencyKey?: string | undefined;
+}
+
+/** Reads the environment without importing Node modules, so the core runs in any fetch runtime. */
+export function env(name: string): string | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  return value?.trim() || undefined;
+}

@@ -1,0 +1,10 @@
+export type * from '@vsf/contract';
+export { ALL_SCOPES, adminEndpoints, apiEndpoints } from '@vsf/contract';
+export * from './core/api-promise.js';
+export * from './core/client-options.js';
+export * from './core/endpoint-types.js';
+export * from './core/errors.js';
+export * from './core/logger.js';
+export * from './core/page.js';
+export * from './generated/vsf-admin-client.js';
+export * from './generated/vsf-client.js';

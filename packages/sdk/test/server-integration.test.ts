@@ -1,0 +1,132 @@
+import { ALL_SCOPES, apiEndpoints, type EndpointDefinition } from '@vsf/contract';
+import { startTestServer, type TestServer } from '@vsf/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  BadRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  VsfAdminClient,
+  VsfClient,
+} from '../src/index.js';
+
+let server: TestServer;
+let client: VsfClient;
+const called = new Set<string>();
+
+/** Wraps every generated method so the suite can prove it called each endpoint at least once. */
+function tracked<T extends object>(target: T, path: string[] = []): T {
+  return new Proxy(target, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver);
+      if (typeof prop !== 'string') return value;
+      if (typeof value === 'function') {
+        return (...args: unknown[]) => {
+          called.add([...path, prop.replace(/All$/, '')].join('.'));
+          return value.apply(obj, args);
+        };
+      }
+      if (value && typeof value === 'object' && prop !== '_client' && !(value instanceof Headers)) {
+        return tracked(value as object, [...path, prop]);
+      }
+      return value;
+    },
+  });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const { key } = await server.createTeamWithKey(ALL_SCOPES);
+  client = tracked(new VsfClient({ apiKey: key, baseUrl: server.baseUrl, logLevel: 'off' }));
+});
+afterAll(() => server?.close());
+
+describe('SDK against the reference server', () => {
+  it('round-trips every core resource', async () => {
+    expect((await client.auth.getKey()).scopes).toHaveLength(ALL_SCOPES.length);
+
+    const location = await client.locations.create({ name: 'Main' });
+    expect(await client.locations.get(location.id)).toEqual(location);
+    expect((await client.locations.update(location.id, { city: 'Austin' })).city).toBe('Austin');
+    expect((await client.locations.list()).total).toBe(1);
+
+    const customer = await client.customers.create({ firstName: 'Ada', lastName: 'Lovelace', locationId: location.id });
+    expect((await client.customers.get(customer.id)).firstName).toBe('Ada');
+    expect((await client.customers.update(customer.id, { city: 'London' })).city).toBe('London');
+
+    const contact = await client.contacts.create({ customerId: customer.id, firstName: 'Pat', lastName: 'Lee' });
+    expect((await client.contacts.get(contact.id)).role).toBe('other');
+    expect((await client.contacts.update(contact.id, { role: 'bookkeeper' })).role).toBe('bookkeeper');
+    expect((await client.contacts.list({ customerId: customer.id })).data).toHaveLength(1);
+    expect(await client.contacts.delete(contact.id)).toEqual({ id: contact.id, deleted: true });
+
+    const car = await client.cars.create({ year: 1967, make: 'Ford', model: 'Mustang', customerId: customer.id });
+    expect(await client.cars.get(car.id)).toEqual(car);
+    expect((await client.cars.update(car.id, { color: 'red' })).color).toBe('red');
+
+    expect(await client.customers.delete(customer.id)).toEqual({ id: customer.id, deleted: true });
+    expect((await client.customers.list({ includeDeleted: true, ids: [customer.id] })).total).toBe(1);
+    const unused = await client.locations.create({ name: 'Spare' });
+    expect((await client.locations.delete(unused.id)).deleted).toBe(true);
+
+    const types = await client.eventTypes.list({ scope: 'vehicle' });
+    expect(types.data.map((t) => t.value)).toContain('drop_off');
+  });
+
+  it('pages through every car with listAll, in the server order', async () => {
+    for (let i = 0; i < 5; i++) await client.cars.create({ year: 2000 + i, make: 'Page', model: `M${i}` });
+    const seen: string[] = [];
+    for await (const car of client.cars.listAll()) seen.push(car.id);
+    const page = await client.cars.list({ limit: 2 });
+    expect(page.total).toBe(seen.length);
+    const walked: string[] = [];
+    for await (const car of client.cars.list({ limit: 2 })) walked.push(car.id);
+    expect(walked).toEqual(seen);
+  });
+
+  it('surfaces the server errors as typed errors', async () => {
+    await expect(client.cars.get('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
+    const invalid = await client.cars.create({ year: 1800, make: 'A', model: 'B' }).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(BadRequestError);
+    expect((invalid as BadRequestError).details).toEqual([{ path: 'year', message: expect.any(String) }]);
+
+    const team = await server.createTeam();
+    const narrow = await server.createKey(team.id, ['read:customers']);
+    const narrowClient = new VsfClient({ apiKey: narrow.key, baseUrl: server.baseUrl, logLevel: 'off' });
+    const denied = await narrowClient.cars.list().catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(PermissionDeniedError);
+    expect((denied as PermissionDeniedError).missingScope).toBe('read:cars');
+
+    const admin = new VsfAdminClient({ adminToken: server.adminToken, baseUrl: server.adminBaseUrl, logLevel: 'off' });
+    await admin.keys.revoke(narrow.id);
+    const revoked = await narrowClient.customers.list().catch((e: unknown) => e);
+    expect(revoked).toBeInstanceOf(AuthenticationError);
+    expect((revoked as AuthenticationError).message).toBe('API key revoked');
+  });
+
+  it('makes a retried create land once: the server replays the idempotent response', async () => {
+    const idempotencyKey = crypto.randomUUID();
+    const body = { year: 1990, make: 'Once', model: 'Only' };
+    const first = await client.cars.create(body, { idempotencyKey });
+    const again = await client.cars.create(body, { idempotencyKey }).withResponse();
+    expect(again.data).toEqual(first);
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('drives the admin API', async () => {
+    const admin = new VsfAdminClient({ adminToken: server.adminToken, baseUrl: server.adminBaseUrl, logLevel: 'off' });
+    const team = await admin.teams.create({ name: 'Sdk Team' });
+    expect((await admin.teams.list()).map((t) => t.id)).toContain(team.id);
+    expect((await admin.teams.update(team.id, { apiEnabled: false })).apiEnabled).toBe(false);
+    const key = await admin.keys.create(team.id, { name: 'k', scopes: ['read:cars'] });
+    expect((await admin.keys.update(key.id, { name: 'renamed' })).name).toBe('renamed');
+    expect((await admin.keys.list(team.id)).map((k) => k.id)).toEqual([key.id]);
+  });
+
+  it('called every generated method of VsfClient', () => {
+    const expected = (Object.values(apiEndpoints) as EndpointDefinition[]).map((e) =>
+      [...e.sdk.namespace, e.sdk.method].join('.'),
+    );
+    expect([...expected].filter((m) => !called.has(m))).toEqual([]);
+  });
+});

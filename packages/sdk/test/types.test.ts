@@ -1,0 +1,35 @@
+import type { V1Car, V1Customer } from '@vsf/contract';
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Page } from '../src/core/page.js';
+import { VsfClient } from '../src/generated/vsf-client.js';
+
+// Compile-time checks (vitest typechecks them through tsc in `pnpm typecheck`); the bodies never run requests.
+describe('inferred types', () => {
+  const client = new VsfClient({ apiKey: 'vsf_abcdefghijkl.x', baseUrl: 'http://unused.test', logLevel: 'off' });
+
+  it('resolves single records and pages to the contract types', () => {
+    expectTypeOf(client.cars.get).returns.resolves.toEqualTypeOf<V1Car>();
+    expectTypeOf(client.customers.list).returns.resolves.toEqualTypeOf<Page<V1Customer>>();
+    expectTypeOf(client.cars.listAll).returns.toEqualTypeOf<AsyncGenerator<V1Car>>();
+  });
+
+  it('rejects wrong bodies and ids at compile time', () => {
+    const compileOnly = () => {
+      // @ts-expect-error unknown field
+      client.cars.create({ year: 2000, make: 'A', model: 'B', colour: 'red' });
+      // @ts-expect-error year must be a number
+      client.cars.create({ year: '2000', make: 'A', model: 'B' });
+      // @ts-expect-error make is required
+      client.cars.create({ year: 2000, model: 'B' });
+      // @ts-expect-error ids are strings
+      client.cars.get(42);
+      // @ts-expect-error mileageUnits is mi or km
+      client.cars.update('id', { mileageUnits: 'miles' });
+      // @ts-expect-error role is an enum
+      client.contacts.create({ customerId: 'c', firstName: 'A', lastName: 'B', role: 'uncle' });
+      client.cars.list({ updatedAfter: new Date(), limit: 200, ids: ['a'] });
+      client.cars.list({ updatedAfter: '2026-01-01T00:00:00Z' });
+    };
+    expectTypeOf(compileOnly).toBeFunction();
+  });
+});
