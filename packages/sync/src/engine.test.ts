@@ -1,0 +1,148 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sync } from './engine.js';
+import { type ResourceSpec, selectResources } from './resources.js';
+import { openSink } from './sinks/open-sink.js';
+import type { FetchedPage, PageRequest, PageSource } from './source.js';
+
+/**
+ * A server that implements only the spec's list rules (order updatedAt desc, id desc; inclusive
+ * updatedAfter; page/limit/total) with a clock of its own, independent of the client's.
+ */
+class SpecOnlyServer implements PageSource {
+  records = new Map<string, Record<string, unknown>>();
+  serverNow = Date.parse('2026-06-01T12:00:00Z');
+  /** Called before each page is answered, to change data mid-run. */
+  beforePage: (request: PageRequest) => void = () => {};
+
+  tick(ms = 1000) {
+    this.serverNow += ms;
+  }
+
+  put(id: string, fields: Record<string, unknown> = {}) {
+    this.tick();
+    const stamp = new Date(this.serverNow).toISOString();
+    const existing = this.records.get(id);
+    this.records.set(id, {
+      id,
+      teamId: 't',
+      name: `Location ${id}`,
+      address: null,
+      city: null,
+      state: null,
+      zip: null,
+      phone: null,
+      timezone: null,
+      isActive: true,
+      sortOrder: null,
+      createdAt: existing?.createdAt ?? stamp,
+      updatedAt: stamp,
+      ...fields,
+    });
+  }
+
+  async fetchPage(_resource: ResourceSpec, request: PageRequest): Promise<FetchedPage> {
+    this.beforePage(request);
+    const after = request.updatedAfter ? Date.parse(request.updatedAfter) : undefined;
+    const matching = [...this.records.values()]
+      .filter((r) => after === undefined || Date.parse(r.updatedAt as string) >= after)
+      .sort(
+        (a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt)) || String(b.id).localeCompare(String(a.id)),
+      );
+    const start = (request.page - 1) * request.limit;
+    // HTTP Date headers have whole seconds.
+    const serverDate = new Date(Math.floor(this.serverNow / 1000) * 1000);
+    return {
+      records: matching.slice(start, start + request.limit),
+      page: request.page,
+      limit: request.limit,
+      total: matching.length,
+      serverDate,
+    };
+  }
+}
+
+const locations = selectResources(['locations'])[0] as ResourceSpec;
+const newSink = () => openSink(`sqlite:${join(mkdtempSync(join(tmpdir(), 'vsf-engine-')), 'm.db')}`);
+const sorted = (rs: Record<string, unknown>[]) => [...rs].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+
+afterEach(() => vi.useRealTimers());
+
+describe('sync engine against a spec-only server', () => {
+  it.each([
+    ['hours ahead', 5 * 3600_000],
+    ['hours behind', -5 * 3600_000],
+  ])('misses nothing when the client clock is %s of the server', async (_label, skew) => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + skew });
+    const server = new SpecOnlyServer();
+    for (let i = 0; i < 450; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+    const sink = newSink();
+    await sync({ source: server, sink, resources: ['locations'] });
+    server.put('id-0007', { name: 'changed' });
+    server.put('id-9999');
+    const second = await sync({ source: server, sink, resources: ['locations'] });
+    expect(second.resources[0]?.mode).toBe('incremental');
+    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await sink.close();
+  });
+
+  it('redoes a run whose total shrank (a hard delete) instead of advancing the watermark', async () => {
+    const server = new SpecOnlyServer();
+    for (let i = 0; i < 450; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+    let deleted = false;
+    server.beforePage = (request) => {
+      if (request.page === 2 && !deleted) {
+        deleted = true;
+        // Deleting a record already read shifts one unread record into page 1.
+        server.records.delete([...server.records.keys()].at(-1) as string);
+      }
+    };
+    const sink = newSink();
+    const result = await sync({ source: server, sink, resources: ['locations'], prune: true });
+    expect(result.resources[0]).toMatchObject({ status: 'completed', total: 449 });
+    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await sink.close();
+  });
+
+  it('applies a record only when it is not older than the stored one', async () => {
+    const server = new SpecOnlyServer();
+    server.put('a', { name: 'new' });
+    const sink = newSink();
+    await sync({ source: server, sink, resources: ['locations'] });
+    const stale = { ...server.records.get('a'), name: 'old', updatedAt: '2000-01-01T00:00:00.000Z' };
+    const { runId } = { runId: 'manual' };
+    await sink.applyPage(locations, [stale], {
+      runId,
+      mode: 'full',
+      startedAt: new Date().toISOString(),
+      nextPage: 2,
+      updatedAfter: null,
+      firstTotal: 1,
+    });
+    expect((await sink.readAll(locations))[0]?.name).toBe('new');
+    await sink.close();
+  });
+});
+
+describe('resources', () => {
+  it('derives every syncable list from the contract, with SQL kinds from the zod schemas', () => {
+    const names = selectResources(undefined).map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['cars', 'contacts', 'customers', 'event_types', 'locations']));
+    const cars = selectResources(['cars'])[0] as ResourceSpec;
+    const kind = (field: string) => cars.columns.find((c) => c.field === field)?.kind;
+    expect([kind('year'), kind('isForSale'), kind('createdAt'), kind('make'), kind('declaredValueCents')]).toEqual([
+      'integer',
+      'boolean',
+      'timestamp',
+      'text',
+      'integer',
+    ]);
+    expect(selectResources(['contacts'])[0]?.columns.find((c) => c.field === 'communicationPreferences')?.kind).toBe(
+      'json',
+    );
+    expect(selectResources(['customers'])[0]?.includeDeleted).toBe(true);
+    expect(() => selectResources(['trucks'])).toThrow(/Unknown resource\(s\): trucks/);
+  });
+});

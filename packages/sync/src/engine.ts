@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { type ResourceSpec, selectResources } from './resources.js';
+import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
+import type { PageSource } from './source.js';
+
+export const PAGE_SIZE = 200;
+export const DEFAULT_LOOKBACK_MS = 60_000;
+const MAX_ATTEMPTS = 3;
+
+export interface SyncProgress {
+  resource: string;
+  mode: SyncMode;
+  page: number;
+  pages: number;
+  rows: number;
+  total: number;
+  rowsPerSecond: number;
+}
+
+export interface ResourceSummary {
+  resource: string;
+  status: 'completed' | 'failed' | 'dry-run';
+  mode: SyncMode;
+  /** The `updatedAfter` sent, or null for a full run. */
+  updatedAfter: string | null;
+  resumed: boolean;
+  pages: number;
+  upserted: number;
+  deleted: number;
+  /** Total the server reported; for a dry run, what would be fetched. */
+  total: number;
+  durationMs: number;
+  /** Server start time of this run, now the watermark (null unless completed). */
+  watermark: string | null;
+  error?: string;
+}
+
+export interface SyncOptions {
+  source: PageSource;
+  sink: Sink;
+  /** Resource names (`cars`, `customers`, …); default every syncable resource. */
+  resources?: string[] | undefined;
+  /** `auto` (default): incremental after a first completed run, full before it. */
+  mode?: SyncMode | 'auto';
+  lookbackMs?: number;
+  /** After a complete full run with a stable total, delete mirrored rows the run did not see. */
+  prune?: boolean;
+  /** Fetch one page of each resource and report what a run would fetch; write nothing. */
+  dryRun?: boolean;
+  /** Resources synced at once. */
+  concurrency?: number;
+  onProgress?: (progress: SyncProgress) => void;
+  /** Tests: stop after this many pages of a resource, as a killed process would. */
+  crashAfterPages?: number;
+}
+
+export interface SyncResult {
+  ok: boolean;
+  resources: ResourceSummary[];
+}
+
+/** Full and incremental sync of every selected resource into one sink, holding the sink's lock. */
+export async function sync(options: SyncOptions): Promise<SyncResult> {
+  const resources = selectResources(options.resources);
+  const { sink } = options;
+  if (!options.dryRun) {
+    await sink.prepare(resources);
+    await sink.lock('vsf sync');
+  }
+  try {
+    const summaries: ResourceSummary[] = [];
+    const queue = [...resources];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) summaries.push(await syncResource(next, options));
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+    summaries.sort((a, b) => a.resource.localeCompare(b.resource));
+    return { ok: summaries.every((s) => s.status !== 'failed'), resources: summaries };
+  } finally {
+    if (!options.dryRun) await sink.unlock();
+  }
+}
+
+/** One resource; failures are reported in its summary so the others keep their progress. */
+export async function syncResource(resource: ResourceSpec, options: SyncOptions): Promise<ResourceSummary> {
+  const started = performance.now();
+  const state = options.dryRun ? { watermark: null, checkpoint: null } : await options.sink.getState(resource);
+  const dryState = options.dryRun ? await safeState(options.sink, resource) : state;
+  const watermark = dryState.watermark;
+  const mode: SyncMode = dryState.checkpoint?.mode ?? (options.mode === 'full' || !watermark ? 'full' : 'incremental');
+  const lookback = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
+  const updatedAfter =
+    dryState.checkpoint?.updatedAfter ??
+    (mode === 'incremental' && watermark ? new Date(Date.parse(watermark) - lookback).toISOString() : null);
+  const summary: ResourceSummary = {
+    resource: resource.name,
+    status: 'completed',
+    mode,
+    updatedAfter,
+    resumed: Boolean(dryState.checkpoint),
+    pages: 0,
+    upserted: 0,
+    deleted: 0,
+    total: 0,
+    durationMs: 0,
+    watermark: null,
+  };
+
+  try {
+    if (options.dryRun) {
+      const first = await options.source.fetchPage(resource, {
+        page: 1,
+        limit: PAGE_SIZE,
+        updatedAfter: updatedAfter ?? undefined,
+        includeDeleted: resource.includeDeleted,
+      });
+      summary.status = 'dry-run';
+      summary.total = first.total;
+      summary.pages = Math.max(1, Math.ceil(first.total / PAGE_SIZE));
+      return summary;
+    }
+    let checkpoint = state.checkpoint;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await runPages(resource, options, mode, updatedAfter, checkpoint, summary);
+      if (!outcome.totalShrank) {
+        const prune = Boolean(options.prune) && mode === 'full';
+        const { deleted } = await options.sink.completeRun(resource, {
+          runId: outcome.runId,
+          watermark: outcome.startedAt,
+          prune,
+        });
+        summary.deleted = deleted;
+        summary.watermark = outcome.startedAt;
+        return summary;
+      }
+      // A hard delete shifted records into pages already read: this run may have skipped one.
+      await options.sink.resetCheckpoint(resource);
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new Error(
+          `${resource.name}: records kept disappearing while paging (${MAX_ATTEMPTS} attempts); the watermark was not moved`,
+        );
+      }
+      checkpoint = null;
+    }
+  } catch (error) {
+    summary.status = 'failed';
+    summary.error = (error as Error).message;
+    return summary;
+  } finally {
+    summary.durationMs = Math.round(performance.now() - started);
+  }
+}
+
+async function runPages(
+  resource: ResourceSpec,
+  options: SyncOptions,
+  mode: SyncMode,
+  updatedAfter: string | null,
+  resumeFrom: Checkpoint | null,
+  summary: ResourceSummary,
+): Promise<{ runId: string; startedAt: string; totalShrank: boolean }> {
+  const runStarted = performance.now();
+  let checkpoint = resumeFrom;
+  let pageNumber = checkpoint?.nextPage ?? 1;
+  let lastTotal = checkpoint?.firstTotal ?? 0;
+  let pagesThisProcess = 0;
+  for (;;) {
+    const page = await options.source.fetchPage(resource, {
+      page: pageNumber,
+      limit: PAGE_SIZE,
+      updatedAfter: updatedAfter ?? undefined,
+      includeDeleted: resource.includeDeleted,
+    });
+    checkpoint ??= {
+      runId: randomUUID(),
+      mode,
+      startedAt: page.serverDate.toISOString(),
+      nextPage: 1,
+      updatedAfter,
+      firstTotal: page.total,
+    };
+    checkpoint = { ...checkpoint, nextPage: pageNumber + 1 };
+    const { upserted } = await options.sink.applyPage(resource, page.records, checkpoint);
+    summary.pages++;
+    summary.upserted += upserted;
+    summary.total = page.total;
+    lastTotal = page.total;
+    pagesThisProcess++;
+    const seconds = Math.max(0.001, (performance.now() - runStarted) / 1000);
+    options.onProgress?.({
+      resource: resource.name,
+      mode,
+      page: pageNumber,
+      pages: Math.max(1, Math.ceil(page.total / PAGE_SIZE)),
+      rows: summary.upserted,
+      total: page.total,
+      rowsPerSecond: Math.round(summary.upserted / seconds),
+    });
+    if (options.crashAfterPages !== undefined && pagesThisProcess >= options.crashAfterPages) {
+      throw new SimulatedCrash(resource.name, pagesThisProcess);
+    }
+    if (page.page * page.limit >= page.total || page.records.length === 0) break;
+    pageNumber++;
+  }
+  return { runId: checkpoint.runId, startedAt: checkpoint.startedAt, totalShrank: lastTotal < checkpoint.firstTotal };
+}
+
+async function safeState(sink: Sink, resource: ResourceSpec) {
+  try {
+    return await sink.getState(resource);
+  } catch {
+    return { watermark: null, checkpoint: null };
+  }
+}
+
+/** Thrown by `crashAfterPages`, standing in for a killed process in tests. */
+export class SimulatedCrash extends Error {
+  constructor(resource: string, pages: number) {
+    super(`simulated crash in ${resource} after ${pages} page(s)`);
+  }
+}

@@ -1,0 +1,58 @@
+import type { ResourceSpec } from '../resources.js';
+
+export type SyncMode = 'full' | 'incremental';
+
+/** Progress of an unfinished run, saved with each page so a killed run resumes where it stopped. */
+export interface Checkpoint {
+  runId: string;
+  mode: SyncMode;
+  /** Server time of the run's first page: becomes the watermark when the run completes. */
+  startedAt: string;
+  nextPage: number;
+  updatedAfter: string | null;
+  /** `total` of the first page; a smaller total later means a hard delete may have hidden a record. */
+  firstTotal: number;
+}
+
+export interface ResourceState {
+  /** Server start time of the last completed run. */
+  watermark: string | null;
+  checkpoint: Checkpoint | null;
+}
+
+/** Where a mirror lives. Every write of a page and its checkpoint is atomic. */
+export interface Sink {
+  readonly kind: string;
+  /** Creates or migrates the tables of these resources and the state table. */
+  prepare(resources: ResourceSpec[]): Promise<void>;
+  /** Fails with SyncLockedError while another run holds the sink. */
+  lock(owner: string): Promise<void>;
+  unlock(): Promise<void>;
+  getState(resource: ResourceSpec): Promise<ResourceState>;
+  /**
+   * Upserts the records (a record replaces the stored one only when its `updatedAt` is not older),
+   * marks them seen by the run, and saves the checkpoint, in one transaction.
+   */
+  applyPage(
+    resource: ResourceSpec,
+    records: Record<string, unknown>[],
+    checkpoint: Checkpoint,
+  ): Promise<{ upserted: number }>;
+  /** Drops the checkpoint of an abandoned attempt (a run being redone). */
+  resetCheckpoint(resource: ResourceSpec): Promise<void>;
+  /** Moves the watermark, clears the checkpoint and, with `prune`, removes rows the run did not see. */
+  completeRun(
+    resource: ResourceSpec,
+    run: { runId: string; watermark: string; prune: boolean },
+  ): Promise<{ deleted: number }>;
+  /** Every mirrored row of a resource, as API records (tests and exports). */
+  readAll(resource: ResourceSpec): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export class SyncLockedError extends Error {
+  constructor(detail: string) {
+    super(`Another sync is running on this mirror (${detail}); wait for it to finish, or remove a stale lock`);
+    this.name = 'SyncLockedError';
+  }
+}

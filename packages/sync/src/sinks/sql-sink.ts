@@ -1,0 +1,223 @@
+import { hostname } from 'node:os';
+import knex, { type Knex } from 'knex';
+import type { ColumnSpec, ResourceSpec } from '../resources.js';
+import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from './sink.js';
+
+const STATE_TABLE = 'vsf_sync_state';
+const LOCK_TABLE = 'vsf_sync_lock';
+const LOCK_NAME = 'mirror';
+
+/**
+ * One sink for SQLite (better-sqlite3) and PostgreSQL (pg), through knex: one table per resource,
+ * one column per API field in snake_case, plus `synced_at` and `synced_run` (the last run that saw
+ * the row, which is what pruning compares).
+ */
+export class SqlSink implements Sink {
+  private lockOwner: string | undefined;
+
+  constructor(
+    readonly kind: 'sqlite' | 'postgres',
+    private readonly db: Knex,
+  ) {}
+
+  static sqlite(filename: string): SqlSink {
+    return new SqlSink('sqlite', knex({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true }));
+  }
+
+  static postgres(url: string): SqlSink {
+    return new SqlSink('postgres', knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } }));
+  }
+
+  async prepare(resources: ResourceSpec[]): Promise<void> {
+    if (this.kind === 'sqlite') await this.db.raw('pragma journal_mode = wal');
+    if (!(await this.db.schema.hasTable(STATE_TABLE))) {
+      await this.db.schema.createTable(STATE_TABLE, (t) => {
+        t.text('resource').primary();
+        t.text('watermark');
+        t.text('checkpoint');
+        t.text('updated_at').notNullable();
+      });
+    }
+    if (!(await this.db.schema.hasTable(LOCK_TABLE))) {
+      await this.db.schema.createTable(LOCK_TABLE, (t) => {
+        t.text('name').primary();
+        t.text('owner').notNullable();
+        t.text('acquired_at').notNullable();
+      });
+    }
+    for (const resource of resources) await this.prepareTable(resource);
+  }
+
+  private columnType(t: Knex.CreateTableBuilder | Knex.AlterTableBuilder, column: ColumnSpec) {
+    const pg = this.kind === 'postgres';
+    switch (column.kind) {
+      case 'integer':
+        return t.bigInteger(column.column);
+      case 'number':
+        return t.double(column.column);
+      case 'boolean':
+        return t.boolean(column.column);
+      case 'timestamp':
+        return pg ? t.timestamp(column.column, { useTz: true, precision: 3 }) : t.text(column.column);
+      case 'json':
+        return pg ? t.jsonb(column.column) : t.text(column.column);
+      default:
+        return column.column === 'id' ? t.string(column.column) : t.text(column.column);
+    }
+  }
+
+  private async prepareTable(resource: ResourceSpec): Promise<void> {
+    const table = resource.name;
+    if (!(await this.db.schema.hasTable(table))) {
+      await this.db.schema.createTable(table, (t) => {
+        for (const column of resource.columns) {
+          const c = this.columnType(t, column);
+          if (column.column === 'id') c.primary();
+        }
+        t.text('synced_at').notNullable();
+        t.text('synced_run').notNullable();
+      });
+      return;
+    }
+    // Fields added to the API later become new columns; nothing is dropped.
+    for (const column of resource.columns) {
+      if (!(await this.db.schema.hasColumn(table, column.column))) {
+        await this.db.schema.alterTable(table, (t) => {
+          this.columnType(t, column);
+        });
+      }
+    }
+  }
+
+  async lock(owner: string): Promise<void> {
+    const row = {
+      name: LOCK_NAME,
+      owner: `${owner} (pid ${process.pid} on ${hostname()})`,
+      acquired_at: new Date().toISOString(),
+    };
+    const inserted = await this.db(LOCK_TABLE).insert(row).onConflict('name').ignore().returning('name');
+    if (inserted.length === 0) {
+      const holder = await this.db(LOCK_TABLE).where({ name: LOCK_NAME }).first();
+      throw new SyncLockedError(`held by ${holder?.owner} since ${holder?.acquired_at}`);
+    }
+    this.lockOwner = row.owner;
+  }
+
+  async unlock(): Promise<void> {
+    if (!this.lockOwner) return;
+    await this.db(LOCK_TABLE).where({ name: LOCK_NAME, owner: this.lockOwner }).delete();
+    this.lockOwner = undefined;
+  }
+
+  async getState(resource: ResourceSpec): Promise<ResourceState> {
+    const row = await this.db(STATE_TABLE).where({ resource: resource.name }).first();
+    return {
+      watermark: row?.watermark ?? null,
+      checkpoint: row?.checkpoint ? (JSON.parse(row.checkpoint) as Checkpoint) : null,
+    };
+  }
+
+  private async saveState(trx: Knex | Knex.Transaction, resource: ResourceSpec, state: ResourceState): Promise<void> {
+    await trx(STATE_TABLE)
+      .insert({
+        resource: resource.name,
+        watermark: state.watermark,
+        checkpoint: state.checkpoint ? JSON.stringify(state.checkpoint) : null,
+        updated_at: new Date().toISOString(),
+      })
+      .onConflict('resource')
+      .merge();
+  }
+
+  private toRow(resource: ResourceSpec, record: Record<string, unknown>, runId: string, now: string) {
+    const row: Record<string, unknown> = { synced_at: now, synced_run: runId };
+    for (const c of resource.columns) {
+      const value = record[c.field];
+      if (value === undefined || value === null) row[c.column] = null;
+      else if (c.kind === 'json') row[c.column] = JSON.stringify(value);
+      else if (c.kind === 'boolean' && this.kind === 'sqlite') row[c.column] = value ? 1 : 0;
+      else row[c.column] = value;
+    }
+    return row;
+  }
+
+  async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {
+    const now = new Date().toISOString();
+    const table = resource.name;
+    const hasUpdatedAt = resource.columns.some((c) => c.column === 'updated_at');
+    return this.db.transaction(async (trx) => {
+      let upserted = 0;
+      // Ids repeat across pages while records change; within one statement a row may appear once.
+      const unique = [...new Map(records.map((r) => [String(r.id), r])).values()];
+      for (let i = 0; i < unique.length; i += 100) {
+        const rows = unique.slice(i, i + 100).map((r) => this.toRow(resource, r, checkpoint.runId, now));
+        const fields = Object.keys(rows[0] ?? {}).filter((k) => k !== 'id');
+        const query = trx(table).insert(rows).onConflict('id');
+        if (hasUpdatedAt) {
+          // Keep the stored record when it is newer; still mark it seen by this run.
+          const newer = `excluded.updated_at >= ${table}.updated_at`;
+          await query.merge(
+            Object.fromEntries(
+              fields.map((f) =>
+                f === 'synced_run' || f === 'synced_at'
+                  ? [f, trx.raw(`excluded.${f}`)]
+                  : [
+                      f,
+                      trx.raw(
+                        `case when ${table}.updated_at is null or ${newer} then excluded.${f} else ${table}.${f} end`,
+                      ),
+                    ],
+              ),
+            ),
+          );
+        } else {
+          await query.merge();
+        }
+        upserted += rows.length;
+      }
+      const state = await this.getStateIn(trx, resource);
+      await this.saveState(trx, resource, { watermark: state.watermark, checkpoint });
+      return { upserted };
+    });
+  }
+
+  private async getStateIn(trx: Knex.Transaction, resource: ResourceSpec): Promise<ResourceState> {
+    const row = await trx(STATE_TABLE).where({ resource: resource.name }).first();
+    return { watermark: row?.watermark ?? null, checkpoint: row?.checkpoint ? JSON.parse(row.checkpoint) : null };
+  }
+
+  async resetCheckpoint(resource: ResourceSpec): Promise<void> {
+    const state = await this.getState(resource);
+    await this.saveState(this.db, resource, { watermark: state.watermark, checkpoint: null });
+  }
+
+  async completeRun(resource: ResourceSpec, run: { runId: string; watermark: string; prune: boolean }) {
+    return this.db.transaction(async (trx) => {
+      const deleted = run.prune ? await trx(resource.name).whereNot({ synced_run: run.runId }).delete() : 0;
+      await this.saveState(trx, resource, { watermark: run.watermark, checkpoint: null });
+      return { deleted: Number(deleted) };
+    });
+  }
+
+  async readAll(resource: ResourceSpec): Promise<Record<string, unknown>[]> {
+    const rows: Record<string, unknown>[] = await this.db(resource.name).orderBy('id');
+    return rows.map((row) => {
+      const record: Record<string, unknown> = {};
+      for (const c of resource.columns) {
+        const value = row[c.column];
+        if (value === null || value === undefined) record[c.field] = null;
+        else if (c.kind === 'json') record[c.field] = typeof value === 'string' ? JSON.parse(value) : value;
+        else if (c.kind === 'boolean') record[c.field] = Boolean(value);
+        else if (c.kind === 'timestamp') record[c.field] = new Date(value as string).toISOString();
+        else if (c.kind === 'integer' || c.kind === 'number') record[c.field] = Number(value);
+        else record[c.field] = value;
+      }
+      return record;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.unlock().catch(() => {});
+    await this.db.destroy();
+  }
+}
