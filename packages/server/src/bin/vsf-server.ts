@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env tsx
 import { buildProgram } from '../cli/commands.js';
 
 buildProgram()
