@@ -1,0 +1,110 @@
+import { DEFAULT_SINK_URL, openSink, type SyncProgress, sdkPageSource, sync } from '@vsf/sync';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { createClient, type GlobalOptions } from '../lib/context.js';
+import { EXIT } from '../lib/exit-codes.js';
+import { type Column, colorEnabled, printJson, renderTable } from '../lib/output.js';
+
+interface SyncFlags {
+  full?: boolean;
+  resources?: string;
+  to: string;
+  dryRun?: boolean;
+  prune?: boolean;
+  lookback: string;
+}
+
+/** A live bar per resource on a terminal; plain log lines (no control codes) otherwise. */
+function progressReporter(globals: GlobalOptions) {
+  if (globals.quiet) return { update: () => {}, stop: () => {} };
+  if (!process.stderr.isTTY) {
+    return {
+      update: (p: SyncProgress) =>
+        process.stderr.write(`${p.resource}: page ${p.page}/${p.pages}, ${p.rows} rows, ${p.rowsPerSecond} rows/s\n`),
+      stop: () => {},
+    };
+  }
+  const bars = new cliProgress.MultiBar(
+    {
+      stream: process.stderr,
+      format: ' {resource} [{bar}] {value}/{total} pages | {rows} rows | {rate} rows/s',
+      hideCursor: true,
+      clearOnComplete: false,
+      barCompleteChar: '#',
+      barIncompleteChar: colorEnabled(globals, process.stderr) ? '\u2591' : '-',
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const byResource = new Map<string, cliProgress.SingleBar>();
+  return {
+    update: (p: SyncProgress) => {
+      let bar = byResource.get(p.resource);
+      if (!bar) {
+        bar = bars.create(p.pages, 0, { resource: p.resource.padEnd(12), rows: 0, rate: 0 });
+        byResource.set(p.resource, bar);
+      }
+      bar.setTotal(p.pages);
+      bar.update(p.page, { rows: p.rows, rate: p.rowsPerSecond });
+    },
+    stop: () => bars.stop(),
+  };
+}
+
+const summaryColumns: Column<Record<string, unknown>>[] = [
+  { header: 'RESOURCE', value: (s) => s.resource },
+  { header: 'STATUS', value: (s) => s.status },
+  { header: 'MODE', value: (s) => s.mode },
+  { header: 'PAGES', value: (s) => s.pages },
+  { header: 'UPSERTED', value: (s) => s.upserted },
+  { header: 'DELETED', value: (s) => s.deleted },
+  { header: 'TOTAL', value: (s) => s.total },
+  { header: 'MS', value: (s) => s.durationMs },
+  { header: 'WATERMARK / ERROR', value: (s) => s.error ?? s.watermark ?? s.updatedAfter ?? '' },
+];
+
+export function registerSyncCommand(program: Command): void {
+  program
+    .command('sync')
+    .description('Mirror the team’s records into SQLite, PostgreSQL or JSONL: full the first time, incremental after')
+    .option('--full', 'ignore the watermark and fetch everything')
+    .option('--resources <names>', 'comma-separated: cars,customers,contacts,locations,event_types,…')
+    .option('--to <url>', 'sqlite:<file>, postgres://… or jsonl:<dir>', process.env.VSF_SYNC_TO ?? DEFAULT_SINK_URL)
+    .option('--dry-run', 'show what would be fetched; write nothing')
+    .option('--prune', 'after a complete full run, delete mirrored rows the server no longer has')
+    .option('--lookback <seconds>', 'how far before the last run an incremental run looks', '60')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --json   # for cron: a machine-readable summary, exit 1 on failure',
+    )
+    .action(async (o: SyncFlags, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const client = createClient(globals);
+      const sink = openSink(o.to);
+      const progress = progressReporter(globals);
+      try {
+        const result = await sync({
+          source: sdkPageSource(client),
+          sink,
+          resources: o.resources
+            ? o.resources
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : undefined,
+          mode: o.full ? 'full' : 'auto',
+          lookbackMs: Number(o.lookback) * 1000,
+          prune: Boolean(o.prune),
+          dryRun: Boolean(o.dryRun),
+          onProgress: progress.update,
+        });
+        progress.stop();
+        if (globals.json) printJson({ ok: result.ok, to: o.to, resources: result.resources });
+        else
+          process.stdout.write(renderTable(result.resources as unknown as Record<string, unknown>[], summaryColumns));
+        if (!result.ok) process.exitCode = EXIT.failure;
+      } finally {
+        progress.stop();
+        await sink.close();
+      }
+    });
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseAssignments } from '../commands/records.js';
+import { redactKey } from './config-store.js';
+import { renderTable } from './output.js';
+
+const rows = [
+  { id: 'a1', name: 'Mustang', note: null },
+  { id: 'b22', name: 'Model\tT', note: 'x' },
+];
+const columns = [
+  { header: 'ID', value: (r: (typeof rows)[number]) => r.id },
+  { header: 'NAME', value: (r: (typeof rows)[number]) => r.name },
+  { header: 'NOTE', value: (r: (typeof rows)[number]) => r.note },
+];
+
+describe('renderTable', () => {
+  it('aligns columns on a terminal', () => {
+    expect(renderTable(rows, columns, true)).toBe('ID   NAME     NOTE\na1   Mustang\nb22  Model T  x\n');
+  });
+  it('writes TSV when piped, with tabs inside values flattened', () => {
+    expect(renderTable(rows, columns, false)).toBe('ID\tNAME\tNOTE\na1\tMustang\t\nb22\tModel T\tx\n');
+  });
+});
+
+describe('parseAssignments', () => {
+  it('reads numbers, booleans, null and strings', () => {
+    expect(parseAssignments(['mileage=51200', 'isForSale=true', 'vin=null', 'color=red', 'trim=a=b'])).toEqual({
+      mileage: 51200,
+      isForSale: true,
+      vin: null,
+      color: 'red',
+      trim: 'a=b',
+    });
+  });
+  it('rejects a pair without a field', () => {
+    expect(() => parseAssignments(['=x'])).toThrow(/Expected field=value/);
+  });
+});
+
+describe('redactKey', () => {
+  it('keeps only the public prefix', () => {
+    expect(redactKey('vsf_abcdefghijkl.secretsecret')).toBe('vsf_abcdefghijkl.****');
+    expect(redactKey(undefined)).toBe('(none)');
+  });
+});

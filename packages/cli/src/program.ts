@@ -1,0 +1,35 @@
+import { Command, Option } from 'commander';
+import { registerAuthCommands } from './commands/auth.js';
+import { registerConfigCommands } from './commands/config.js';
+import { registerRecordCommands } from './commands/records.js';
+import { registerSyncCommand } from './commands/sync.js';
+
+export function buildProgram(): Command {
+  const program = new Command('vsf')
+    .description('Vehicle Storage Facility: cars, customers, key checks and sync from the command line')
+    .addOption(new Option('--api-key <key>', 'API key (default: VSF_API_KEY, then the profile)'))
+    .addOption(
+      new Option(
+        '--base-url <url>',
+        'API root, e.g. https://storage.example.com/api/v1 (default: VSF_BASE_URL, then the profile)',
+      ),
+    )
+    .option('--profile <name>', 'named profile from the config file')
+    .option('--json', 'machine-readable output on stdout')
+    .option('-q, --quiet', 'no progress or notes on stderr')
+    .option('--no-color', 'no colours (also NO_COLOR)')
+    .showHelpAfterError()
+    .exitOverride();
+  registerConfigCommands(program);
+  registerAuthCommands(program);
+  registerRecordCommands(program);
+  registerSyncCommand(program);
+  program
+    .command('completion')
+    .description('Print a bash completion script: source <(vsf completion)')
+    .action(() => {
+      const words = program.commands.map((c) => c.name()).join(' ');
+      process.stdout.write(`complete -W "${words}" vsf\n`);
+    });
+  return program;
+}

@@ -1,0 +1,212 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ALL_SCOPES } from '@vsf/contract';
+import { startTestServer, type TestServer } from '@vsf/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const execFileAsync = promisify(execFile);
+const root = join(import.meta.dirname, '../../..');
+const tsx = join(root, 'node_modules/.bin/tsx');
+const bin = join(import.meta.dirname, '../src/bin/vsf.ts');
+const home = mkdtempSync(join(tmpdir(), 'vsf-cli-'));
+
+let server: TestServer;
+let teamId: string;
+let key: string;
+
+/** Runs `vsf` as a user would: a separate process, its exit code, stdout and stderr. */
+async function vsf(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await execFileAsync(tsx, [bin, ...args], {
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: home,
+        VSF_BASE_URL: server.baseUrl,
+        VSF_API_KEY: key,
+        NO_COLOR: '1',
+        ...env,
+      },
+      cwd: home,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const created = await server.createTeamWithKey(ALL_SCOPES);
+  teamId = created.team.id;
+  key = created.key;
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('vsf auth', () => {
+  it('status shows the team, scopes and expiry of a valid key and exits 0', async () => {
+    const res = await vsf(['auth', 'status']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(`Team:    ${teamId}`);
+    expect(res.stdout).toContain('Expires: never');
+    expect(res.stdout).not.toContain(key.split('.')[1]);
+    const json = JSON.parse((await vsf(['auth', 'status', '--json'])).stdout);
+    expect(json).toMatchObject({ valid: true, teamId, scopes: expect.arrayContaining(['read:cars']) });
+  }, 30_000);
+
+  it('warns when the key expires within 14 days', async () => {
+    const soon = await server.createKey(teamId, ['read:cars'], {
+      expiresAt: new Date(Date.now() + 3 * 86400_000).toISOString(),
+    });
+    const res = await vsf(['auth', 'status'], { VSF_API_KEY: soon.key });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/warning: this key expires in 3 day/);
+  }, 30_000);
+
+  it('exits 4 with the server message for expired, revoked and invalid keys', async () => {
+    const expired = await server.createKey(teamId, ['read:cars'], {
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    const revoked = await server.createKey(teamId, ['read:cars']);
+    await server.admin('POST', `/keys/${revoked.id}/revoke`);
+    for (const [k, message] of [
+      [expired.key, 'API key expired'],
+      [revoked.key, 'API key revoked'],
+      ['vsf_nope', 'Invalid API key'],
+    ] as const) {
+      const res = await vsf(['auth', 'status'], { VSF_API_KEY: k });
+      expect(res.code).toBe(4);
+      expect(res.stderr).toContain(message);
+    }
+  }, 60_000);
+
+  it('rotate-check passes for an equal key and fails, listing the gaps, for a narrower one', async () => {
+    const equal = await server.createKey(teamId, ALL_SCOPES);
+    const ok = await vsf(['auth', 'rotate-check', '--new-key', equal.key]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^OK: /);
+    const narrow = await server.createKey(teamId, ['read:cars']);
+    const bad = await vsf(['auth', 'rotate-check', '--new-key', narrow.key, '--json']);
+    expect(bad.code).toBe(1);
+    const verdict = JSON.parse(bad.stdout);
+    expect(verdict.verdict).toBe('unsafe');
+    expect(verdict.missingScopes).toContain('write:cars');
+    const other = await server.createTeamWithKey(ALL_SCOPES);
+    const foreign = await vsf(['auth', 'rotate-check', '--new-key', other.key]);
+    expect(foreign.code).toBe(1);
+    expect(foreign.stdout).toContain(`belongs to team ${other.team.id}`);
+  }, 60_000);
+});
+
+describe('vsf cars and customers', () => {
+  it('creates, updates and lists cars as an aligned table, TSV when piped, or JSON', async () => {
+    const created = await vsf([
+      'cars',
+      'create',
+      '--year',
+      '1967',
+      '--make',
+      'Ford',
+      '--model',
+      'Mustang',
+      '--set',
+      'vin=7R02C123456',
+      '--json',
+    ]);
+    expect(created.code).toBe(0);
+    const car = JSON.parse(created.stdout);
+    expect(car).toMatchObject({ year: 1967, vin: '7R02C123456' });
+    const updated = JSON.parse(
+      (await vsf(['cars', 'update', car.id, '--set', 'mileage=51200', '--set', 'isForSale=true', '--json'])).stdout,
+    );
+    expect(updated).toMatchObject({ mileage: 51200, isForSale: true });
+    const piped = await vsf(['cars', 'list']);
+    const lines = piped.stdout.trim().split('\n');
+    expect(lines[0]).toBe('ID\tYEAR\tMAKE\tMODEL\tVIN\tSTOCK\tSPOT\tUPDATED');
+    expect(
+      lines
+        .find((l) => l.startsWith(car.id))
+        ?.split('\t')
+        .slice(1, 5),
+    ).toEqual(['1967', 'Ford', 'Mustang', '7R02C123456']);
+    expect(piped.stdout).not.toMatch(/\u001b\[/);
+    const all = JSON.parse((await vsf(['cars', 'list', '--all', '--json'])).stdout);
+    expect(all.map((c: { id: string }) => c.id)).toContain(car.id);
+    const got = JSON.parse((await vsf(['cars', 'get', car.id, '--json'])).stdout);
+    expect(got.id).toBe(car.id);
+  }, 60_000);
+
+  it('reports validation problems field by field and exits 1; bad flags exit 2', async () => {
+    const invalid = await vsf(['cars', 'create', '--year', '1800', '--make', 'A', '--model', 'B']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('year:');
+    expect((await vsf(['cars', 'list', '--limit', '500'])).code).toBe(2);
+    expect((await vsf(['cars', 'frobnicate'])).code).toBe(2);
+  }, 30_000);
+
+  it('lists customers and event types', async () => {
+    await server.db('customers'); // the server is up
+    const customers = await vsf(['customers', 'list', '--json']);
+    expect(customers.code).toBe(0);
+    const types = await vsf(['event-types', 'list', '--scope', 'vehicle']);
+    expect(types.stdout).toContain('drop_off');
+  }, 30_000);
+});
+
+describe('vsf config', () => {
+  it('saves profiles in an owner-only file and never prints a key in full', async () => {
+    const saved = await vsf([
+      'config',
+      'set',
+      '--profile',
+      'north',
+      '--api-key',
+      key,
+      '--base-url',
+      server.baseUrl,
+      '--default',
+    ]);
+    expect(saved.code).toBe(0);
+    const file = join(home, 'vsf', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const profiles = await vsf(['config', 'profiles']);
+    expect(profiles.stdout).toContain('north');
+    expect(profiles.stdout).not.toContain(key.split('.')[1]);
+    const viaProfile = await vsf(['auth', 'status', '--json'], { VSF_API_KEY: '', VSF_BASE_URL: '' });
+    expect(JSON.parse(viaProfile.stdout).teamId).toBe(teamId);
+  }, 30_000);
+});
+
+describe('vsf sync', () => {
+  it('mirrors into SQLite: full the first time, incremental after, with a JSON summary for cron', async () => {
+    const to = `sqlite:${join(home, 'mirror.db')}`;
+    const first = await vsf(['sync', '--to', to, '--resources', 'cars,customers', '--json']);
+    expect(first.code).toBe(0);
+    const summary = JSON.parse(first.stdout);
+    expect(summary.ok).toBe(true);
+    expect(summary.resources.map((r: { mode: string }) => r.mode)).toEqual(['full', 'full']);
+    expect(first.stderr).toMatch(/cars: page 1\/1/);
+    expect(first.stderr).not.toMatch(/\u001b\[/);
+    const second = await vsf(['sync', '--to', to, '--resources', 'cars,customers']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/cars\s+completed\s+incremental/);
+    const dry = await vsf(['sync', '--to', to, '--dry-run', '--json']);
+    expect(JSON.parse(dry.stdout).resources.every((r: { status: string }) => r.status === 'dry-run')).toBe(true);
+  }, 60_000);
+
+  it('draws a progress bar on a terminal', async () => {
+    const to = `sqlite:${join(home, 'tty.db')}`;
+    const command = `${tsx} ${bin} sync --to ${to} --resources cars`;
+    const { stdout } = await execFileAsync('script', ['-qfec', command, '/dev/null'], {
+      env: { ...process.env, XDG_CONFIG_HOME: home, VSF_BASE_URL: server.baseUrl, VSF_API_KEY: key, TERM: 'xterm' },
+    });
+    expect(stdout).toMatch(/cars\s+\[#+/);
+    expect(stdout).toMatch(/\d+\/\d+ pages/);
+  }, 60_000);
+});
