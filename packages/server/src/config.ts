@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { type RateLimitConfig, rateLimitFromEnv } from './rate-limit/key-rate-limiter.js';
 
 export interface ServerConfig {
@@ -9,6 +10,8 @@ export interface ServerConfig {
   dataDir: string;
   /** Enables the admin API (`/admin/v1`) when set. */
   adminToken: string | undefined;
+  /** Where media bytes are stored; in memory when the database is. */
+  mediaDir: string | undefined;
   logLevel: string;
   rateLimit: RateLimitConfig;
 }
@@ -22,6 +25,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must be a postgres:// URL; unset it to use the embedded database');
   }
+  const dataDir = env.VSF_DATA_DIR ?? '.vsf/data';
   const adminToken = env.VSF_ADMIN_TOKEN?.trim() || undefined;
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new Error('VSF_ADMIN_TOKEN must be at least 16 characters long');
@@ -30,8 +34,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
-    dataDir: env.VSF_DATA_DIR ?? '.vsf/data',
+    dataDir,
     adminToken,
+    // Beside the PGlite directory, never inside it (that one is PostgreSQL's own PGDATA).
+    mediaDir: env.VSF_MEDIA_DIR ?? (dataDir === 'memory://' ? undefined : join(dataDir, '..', 'media')),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     rateLimit: rateLimitFromEnv(env, databaseUrl !== undefined),
   };

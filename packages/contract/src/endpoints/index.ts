@@ -1,10 +1,12 @@
 import * as admin from './admin.js';
 import * as auth from './auth.js';
+import * as carEvents from './car-events.js';
 import * as cars from './cars.js';
 import * as contacts from './contacts.js';
 import * as customers from './customers.js';
 import * as eventTypes from './event-types.js';
 import * as locations from './locations.js';
+import * as parking from './parking.js';
 
 /** Keys, cars, customers, contacts, locations and event types. */
 export const coreEndpoints = {
@@ -16,17 +18,25 @@ export const coreEndpoints = {
   ...eventTypes,
 } as const;
 
+/** Parking, car events and photos. */
+export const facilityEndpoints = {
+  ...parking,
+  ...carEvents,
+} as const;
+
 /**
  * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
  * the server's handler map and the SDK follow from it.
  */
 export const apiEndpoints = {
   ...coreEndpoints,
+  ...facilityEndpoints,
 } as const;
 
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
 export const adminEndpoints = { ...admin } as const;
 
 export type CoreEndpoints = typeof coreEndpoints;
+export type FacilityEndpoints = typeof facilityEndpoints;
 export type ApiEndpoints = typeof apiEndpoints;
 export type AdminEndpoints = typeof adminEndpoints;

@@ -19,3 +19,27 @@ export const V1EventType = z
   })
   .openapi('V1EventType');
 export type V1EventType = z.infer<typeof V1EventType>;
+
+const eventTypeConfig = z.strictObject({ requiresParkingSpot: z.boolean() });
+
+export const V1EventTypeCreate = z
+  .strictObject({
+    value: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,62}$/, 'Use lowercase letters, digits and underscores, starting with a letter')
+      .openapi({ example: 'detailing' }),
+    name: z.string().min(1).openapi({ example: 'Detailing' }),
+    scope: EventTypeScope,
+    config: eventTypeConfig.optional(),
+  })
+  .openapi('V1EventTypeCreate');
+export type V1EventTypeCreate = z.input<typeof V1EventTypeCreate>;
+
+export const V1EventTypeUpdate = z
+  .strictObject({
+    name: z.string().min(1).optional(),
+    scope: EventTypeScope.optional(),
+    config: eventTypeConfig.optional(),
+  })
+  .openapi('V1EventTypeUpdate', { description: 'The `value` is the type’s identity and cannot change' });
+export type V1EventTypeUpdate = z.input<typeof V1EventTypeUpdate>;

@@ -4,13 +4,18 @@ import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { notFound } from '../errors/api-http-error.js';
+import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
+import type { PublicFetchDeps } from '../media/fetch-public-image.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { createLogger } from '../runtime/logger.js';
+import { requireScopes } from '../services/auth-service.js';
 import { createServices, type Services } from '../services/index.js';
 import { bindEndpoints } from './bind-endpoints.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
+import { presentedApiKey } from './request-credentials.js';
 import { assignRequestId } from './request-id.js';
 
 export interface AppDeps {
@@ -19,6 +24,10 @@ export interface AppDeps {
   logger?: Logger;
   /** Injectable clock for tests; defaults to the system clock. */
   now?: () => Date;
+  /** Where media bytes go; in memory when absent. */
+  blobs?: BlobStore;
+  /** The network `sourceUrl` photos are fetched through (tests stub it). */
+  fetchDeps?: PublicFetchDeps;
   /** Per-key request limit; none when absent (tests and benchmarks of other layers). */
   rateLimiter?: KeyRateLimiter;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
@@ -31,7 +40,12 @@ export interface VsfApp extends Express {
 
 /** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
 export function createApp(deps: AppDeps): VsfApp {
-  const serviceDeps = { db: deps.db, now: deps.now ?? (() => new Date()) };
+  const serviceDeps = {
+    db: deps.db,
+    now: deps.now ?? (() => new Date()),
+    blobs: deps.blobs ?? new MemoryBlobStore(),
+    fetchDeps: deps.fetchDeps,
+  };
   const services = createServices(serviceDeps);
   const bindOptions = {
     services,
@@ -69,6 +83,22 @@ export function createApp(deps: AppDeps): VsfApp {
   app.get('/api/v1/openapi.json', (_req, res) => {
     openApiDocument ??= buildOpenApiDocument('v1');
     res.json(openApiDocument);
+  });
+
+  // Media bytes live outside /api/v1 (DESIGN.md) but answer to the same keys: a car photo needs
+  // read:cars, and another team's media is as unknown as a missing one.
+  app.get('/api/media/:mediaId', async (req, res) => {
+    const auth = await services.auth.authenticate(presentedApiKey(req));
+    if (!/^[0-9a-f-]{36}$/i.test(req.params.mediaId)) throw notFound('Media');
+    const { row, bytes } = await services.photos.read(auth.teamId, req.params.mediaId);
+    requireScopes(auth, { all: [row.kind === 'car_photo' ? 'read:cars' : 'read:marketing-assets'] });
+    res.set({
+      'Content-Type': row.contentType,
+      'Content-Length': String(bytes.byteLength),
+      'Content-Disposition': `inline; filename="${row.filename.replace(/["\\\r\n]/g, '_')}"`,
+      'Cache-Control': 'private, max-age=3600',
+    });
+    res.end(Buffer.from(bytes));
   });
 
   const api = express.Router();

@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config.js';
 import { connectDatabase, type Database } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
+import { FileBlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import { createKeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { bootstrapDemoTeam, type DemoCredentials } from './bootstrap-demo-team.js';
 import { createLogger } from './logger.js';

@@ -1,15 +1,17 @@
 import { AuthService } from './auth-service.js';
+import { CarEventsService } from './car-events-service.js';
 import { CarsService } from './cars-service.js';
 import { ContactsService } from './contacts-service.js';
 import { CustomersService } from './customers-service.js';
 import { EventTypesService } from './event-types-service.js';
 import { LocationsService } from './locations-service.js';
-import type { ServiceDeps } from './service-deps.js';
+import { ParkingService } from './parking-service.js';
+import { type MediaDeps, PhotosService } from './photos-service.js';
 import { TeamsService } from './teams-service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: MediaDeps) {
   return {
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
@@ -18,5 +20,8 @@ export function createServices(deps: ServiceDeps) {
     contacts: new ContactsService(deps),
     locations: new LocationsService(deps),
     eventTypes: new EventTypesService(deps),
+    parking: new ParkingService(deps),
+    carEvents: new CarEventsService(deps),
+    photos: new PhotosService(deps),
   };
 }

@@ -50,6 +50,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       databaseUrl,
       dataDir: 'memory://',
       adminToken,
+      mediaDir: undefined,
       logLevel: 'silent',
       rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, ...options.rateLimit },
     },

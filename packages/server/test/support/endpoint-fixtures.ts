@@ -43,7 +43,46 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
     'carId',
     (api, ids) => created(api, '/cars', { year: 1999, make: 'Fixture', model: 'Car', customerId: ids.customerId }),
   ],
+  ['parkingZoneId', (api, ids) => created(api, '/parking-zones', { name: 'Fixture zone', locationId: ids.locationId })],
+  [
+    'parkingSpotId',
+    (api, ids) =>
+      created(api, '/parking-spots', {
+        name: `F-${Math.random().toString(36).slice(2, 8)}`,
+        parkingZoneId: ids.parkingZoneId,
+      }),
+  ],
+  [
+    'eventTypeId',
+    (api) =>
+      created(api, '/event-types', {
+        value: `fixture_${Math.random().toString(36).slice(2, 8)}`,
+        name: 'Fixture',
+        scope: 'vehicle',
+      }),
+  ],
+  [
+    'sessionId',
+    async (api, ids) => {
+      const res = await api('POST', `/cars/${ids.carId}/events`, {
+        body: { activityType: 'drop_off', parkingSpotId: ids.parkingSpotId },
+      });
+      if (res.status !== 201) throw new Error(`fixture drop-off failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return (res.body as { data: { sessionId: string } }).data.sessionId;
+    },
+  ],
+  [
+    'parkingAssignmentId',
+    async (api, ids) => {
+      const res = await api('GET', '/parking-assignments', { query: { carId: ids.carId as string, active: 'true' } });
+      return (res.body as { data: { id: string }[] }).data[0]?.id as string;
+    },
+  ],
 ];
+
+/** A 1×1 PNG, base64. */
+export const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 export const endpointFixtures: Record<string, EndpointFixture> = {
   getAuthKey: { noRecordIds: true },
@@ -67,6 +106,27 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   updateLocation: { body: { city: 'Austin' } },
   deleteLocation: {},
   listEventTypes: { noRecordIds: true },
+  getEventType: {},
+  createEventType: { body: { value: 'fixture_created', name: 'Created', scope: 'facility' }, noRecordIds: true },
+  updateEventType: { body: { name: 'Renamed' } },
+  listParkingZones: { noRecordIds: true },
+  getParkingZone: {},
+  createParkingZone: { body: { name: 'Zone B' }, noRecordIds: true },
+  updateParkingZone: { body: { capacity: 12 } },
+  deleteParkingZone: {},
+  listParkingSpots: { noRecordIds: true },
+  getParkingSpot: {},
+  createParkingSpot: { body: { name: 'B-1', parkingZoneId: '{{parkingZoneId}}' } },
+  updateParkingSpot: { body: { isActive: false } },
+  deleteParkingSpot: {},
+  listParkingAssignments: { noRecordIds: true },
+  getParkingAssignment: {},
+  createCarEvent: { body: { activityType: 'inspection', notes: 'fixture' } },
+  listCarEvents: {},
+  createCarPhoto: {
+    body: { sessionId: '{{sessionId}}', filename: 'f.png', contentType: 'image/png', base64: TINY_PNG },
+  },
+  listCarPhotos: {},
 };
 
 /** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */

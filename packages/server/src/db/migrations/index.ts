@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import * as core from './001-core.js';
+import * as facility from './002-facility.js';
 import * as idempotency from './010-idempotency.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
 const migrations: Record<string, Knex.Migration> = {
   '001-core': core,
+  '002-facility': facility,
   '010-idempotency': idempotency,
 };
 

@@ -62,4 +62,11 @@ export const coreHandlers: HandlerMap<CoreEndpoints> = {
 
   listEventTypes: async ({ auth, query, services }) =>
     listBody(query, await services.eventTypes.list(auth.teamId, query)),
+  getEventType: async ({ auth, params, services }) => ({
+    data: await services.eventTypes.get(auth.teamId, params.eventTypeId),
+  }),
+  createEventType: async ({ auth, body, services }) => ({ data: await services.eventTypes.create(auth.teamId, body) }),
+  updateEventType: async ({ auth, params, body, services }) => ({
+    data: await services.eventTypes.update(auth.teamId, params.eventTypeId, body),
+  }),
 };

@@ -1,0 +1,68 @@
+import { z } from '../zod.js';
+import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+
+export const V1CarEvent = z
+  .object({
+    id: Uuid,
+    teamId: z.string(),
+    carId: Uuid,
+    activityType: z.string().openapi({ description: 'The `value` of the event type, e.g. `drop_off`' }),
+    eventTypeId: Uuid,
+    parkingSpotId: Uuid.nullable(),
+    parkingZoneId: Uuid.nullable(),
+    notes: z.string().nullable(),
+    occurredAt: Timestamp,
+    sessionId: Uuid.openapi({ description: 'The photo session: pass it to `POST /cars/{carId}/photos`' }),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1CarEvent', { description: 'Something that happened to a car (drop-off, pick-up, …): a photo session' });
+export type V1CarEvent = z.infer<typeof V1CarEvent>;
+
+export const V1CarEventCreate = z
+  .strictObject({
+    activityType: z.string().min(1).openapi({ example: 'drop_off' }),
+    parkingSpotId: Uuid.optional(),
+    parkingZoneId: Uuid.optional(),
+    notes: z.string().optional(),
+    occurredAt: TimestampWithOffset.optional().openapi({ description: 'Backdates the event; default now' }),
+  })
+  .openapi('V1CarEventCreate');
+export type V1CarEventCreate = z.input<typeof V1CarEventCreate>;
+
+export const PHOTO_MAX_BYTES = 3 * 1024 * 1024;
+
+export const V1CarPhoto = z
+  .object({
+    id: Uuid,
+    carId: Uuid,
+    sessionId: Uuid,
+    filename: z.string(),
+    contentType: z.string(),
+    sizeBytes: z.number().int(),
+    url: z.string().openapi({ description: '`/api/media/<id>`: the bytes, for the team’s keys' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('V1CarPhoto');
+export type V1CarPhoto = z.infer<typeof V1CarPhoto>;
+
+export const V1CarPhotoCreate = z
+  .strictObject({
+    sessionId: Uuid.openapi({ description: 'From the car event the photo belongs to' }),
+    filename: z.string().min(1).max(255),
+    contentType: z.string().regex(/^image\/[\w.+-]+$/, 'Expected an image media type such as image/jpeg'),
+    base64: z.string().min(1).optional().openapi({ description: 'The image bytes, base64; up to 3 MiB decoded' }),
+    sourceUrl: z
+      .url({ protocol: /^https$/, message: 'Expected an https:// URL' })
+      .optional()
+      .openapi({
+        description: 'A public https URL the server fetches instead (private and internal addresses are refused)',
+      }),
+  })
+  .refine((b) => (b.base64 === undefined) !== (b.sourceUrl === undefined), {
+    message: 'Send exactly one of base64 or sourceUrl',
+    path: ['base64'],
+  })
+  .openapi('V1CarPhotoCreate');
+export type V1CarPhotoCreate = z.input<typeof V1CarPhotoCreate>;

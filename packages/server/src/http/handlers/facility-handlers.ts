@@ -1,0 +1,52 @@
+import type { FacilityEndpoints } from '@vsf/contract';
+import { type HandlerMap, listBody } from '../handler.js';
+
+/** Parking, car events and photos. */
+export const facilityHandlers: HandlerMap<FacilityEndpoints> = {
+  listParkingZones: async ({ auth, query, services }) =>
+    listBody(query, await services.parking.listZones(auth.teamId, query)),
+  getParkingZone: async ({ auth, params, services }) => ({
+    data: await services.parking.getZone(auth.teamId, params.parkingZoneId),
+  }),
+  createParkingZone: async ({ auth, body, services }) => ({
+    data: await services.parking.createZone(auth.teamId, body),
+  }),
+  updateParkingZone: async ({ auth, params, body, services }) => ({
+    data: await services.parking.updateZone(auth.teamId, params.parkingZoneId, body),
+  }),
+  deleteParkingZone: async ({ auth, params, services }) => ({
+    data: await services.parking.deleteZone(auth.teamId, params.parkingZoneId),
+  }),
+
+  listParkingSpots: async ({ auth, query, services }) =>
+    listBody(query, await services.parking.listSpots(auth.teamId, query)),
+  getParkingSpot: async ({ auth, params, services }) => ({
+    data: await services.parking.getSpot(auth.teamId, params.parkingSpotId),
+  }),
+  createParkingSpot: async ({ auth, body, services }) => ({
+    data: await services.parking.createSpot(auth.teamId, body),
+  }),
+  updateParkingSpot: async ({ auth, params, body, services }) => ({
+    data: await services.parking.updateSpot(auth.teamId, params.parkingSpotId, body),
+  }),
+  deleteParkingSpot: async ({ auth, params, services }) => ({
+    data: await services.parking.deleteSpot(auth.teamId, params.parkingSpotId),
+  }),
+
+  listParkingAssignments: async ({ auth, query, services }) =>
+    listBody(query, await services.parking.listAssignments(auth.teamId, query)),
+  getParkingAssignment: async ({ auth, params, services }) => ({
+    data: await services.parking.getAssignment(auth.teamId, params.parkingAssignmentId),
+  }),
+
+  createCarEvent: async ({ auth, params, body, services }) => ({
+    data: await services.carEvents.create(auth, params.carId, body),
+  }),
+  listCarEvents: async ({ auth, params, query, services }) =>
+    listBody(query, await services.carEvents.list(auth.teamId, params.carId, query)),
+  createCarPhoto: async ({ auth, params, body, services }) => ({
+    data: await services.photos.create(auth.teamId, params.carId, body),
+  }),
+  listCarPhotos: async ({ auth, params, query, services }) =>
+    listBody(query, await services.photos.list(auth.teamId, params.carId, query)),
+};

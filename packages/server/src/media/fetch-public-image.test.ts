@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { ApiHttpError } from '../errors/api-http-error.js';
+import { type FetchedResponse, fetchPublicImage, isPublicAddress, type PublicFetchDeps } from './fetch-public-image.js';
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+
+/** A fake network: DNS answers from a table, and each URL answers from a table. */
+function network(
+  dns: Record<string, string[]>,
+  pages: Record<string, Partial<FetchedResponse> & { chunks?: Uint8Array[] }>,
+) {
+  const connections: { url: string; address: string }[] = [];
+  const deps: PublicFetchDeps = {
+    resolve: async (host) => dns[host] ?? [],
+    get: async (url, address) => {
+      connections.push({ url: url.href, address });
+      const page = pages[url.href] ?? { status: 404 };
+      return {
+        status: page.status ?? 200,
+        location: page.location,
+        body: (async function* () {
+          for (const c of page.chunks ?? [PNG]) yield c;
+        })(),
+        destroy: () => {},
+      };
+    },
+  };
+  return { deps, connections };
+}
+
+const refusal = async (promise: Promise<unknown>) => {
+  const error = (await promise.catch((e: unknown) => e)) as ApiHttpError;
+  expect(error).toBeInstanceOf(ApiHttpError);
+  return error;
+};
+
+describe('isPublicAddress', () => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '255.255.255.255',
+    '224.0.0.1',
+    'not-an-ip',
+  ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
+
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34'])('allows %s', (address) =>
+    expect(isPublicAddress(address)).toBe(true),
+  );
+});
+
+describe('fetchPublicImage', () => {
+  const opts = (deps: PublicFetchDeps) => ({ maxBytes: 1024, deps });
+
+  it('fetches from a public address, connecting to the address it checked', async () => {
+    const { deps, connections } = network({ 'img.example': ['93.184.216.34'] }, { 'https://img.example/a.png': {} });
+    expect(await fetchPublicImage('https://img.example/a.png', opts(deps))).toEqual(Buffer.from(PNG));
+    expect(connections).toEqual([{ url: 'https://img.example/a.png', address: '93.184.216.34' }]);
+  });
+
+  it.each([
+    ['http://img.example/a.png', /Only https/],
+    ['https://user:pw@img.example/a.png', /credentials/],
+    ['https://127.0.0.1/a.png', /non-public/],
+    ['https://[::1]/a.png', /non-public/],
+    ['https://[::ffff:169.254.169.254]/latest/meta-data', /non-public/],
+    ['https://169.254.169.254/latest/meta-data', /non-public/],
+    ['https://internal.example/a.png', /non-public/],
+    ['https://mixed.example/a.png', /non-public/],
+    ['https://nowhere.example/a.png', /Cannot resolve/],
+  ])('refuses %s without connecting', async (url, message) => {
+    const { deps, connections } = network(
+      { 'internal.example': ['10.0.0.5'], 'mixed.example': ['93.184.216.34', '192.168.0.10'] },
+      {},
+    );
+    const error = await refusal(fetchPublicImage(url, opts(deps)));
+    expect(error.status).toBe(400);
+    expect(JSON.stringify(error.details)).toMatch(message);
+    expect(connections).toEqual([]);
+  });
+
+  it('checks every redirect target again, and stops after 3 redirects', async () => {
+    const { deps, connections } = network(
+      { 'img.example': ['93.184.216.34'], 'evil.example': ['127.0.0.1'] },
+      {
+        'https://img.example/a': { status: 302, location: 'https://evil.example/secret' },
+        'https://img.example/loop': { status: 301, location: '/loop' },
+      },
+    );
+    expect(JSON.stringify((await refusal(fetchPublicImage('https://img.example/a', opts(deps)))).details)).toMatch(
+      /non-public/,
+    );
+    expect(connections.map((c) => c.url)).toEqual(['https://img.example/a']);
+    expect(JSON.stringify((await refusal(fetchPublicImage('https://img.example/loop', opts(deps)))).details)).toMatch(
+      /More than 3 redirects/,
+    );
+  });
+
+  it('stops reading past the size cap with 413', async () => {
+    const big = new Uint8Array(600);
+    const { deps } = network(
+      { 'img.example': ['93.184.216.34'] },
+      { 'https://img.example/big': { chunks: [big, big] } },
+    );
+    expect((await refusal(fetchPublicImage('https://img.example/big', opts(deps)))).status).toBe(413);
+  });
+
+  it('gives up on a source that answers too slowly', async () => {
+    const deps: PublicFetchDeps = {
+      resolve: async () => ['93.184.216.34'],
+      get: (_url, _address, signal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+        ),
+    };
+    const error = await refusal(fetchPublicImage('https://slow.example/a', { maxBytes: 10, deps, timeoutMs: 50 }));
+    expect(JSON.stringify(error.details)).toMatch(/longer than 0.05 s/);
+  });
+});

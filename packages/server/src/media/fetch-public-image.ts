@@ -1,0 +1,126 @@
+import { lookup } from 'node:dns/promises';
+import { request } from 'node:https';
+import ipaddr from 'ipaddr.js';
+import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
+
+export interface FetchedResponse {
+  status: number;
+  location: string | undefined;
+  body: AsyncIterable<Uint8Array>;
+  /** Stops reading (and the connection). */
+  destroy(): void;
+}
+
+/** The network, injectable so every refusal is provable without it. */
+export interface PublicFetchDeps {
+  resolve(hostname: string): Promise<string[]>;
+  /** GET `url`, connecting to `address` (the checked one) rather than resolving again. */
+  get(url: URL, address: string, signal: AbortSignal): Promise<FetchedResponse>;
+}
+
+export interface PublicFetchOptions {
+  maxBytes: number;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  deps?: PublicFetchDeps | undefined;
+}
+
+const refuse = (message: string) => validationFailed([{ path: 'sourceUrl', message }]);
+
+/** Only global unicast addresses; IPv4-mapped IPv6 is judged as the IPv4 address it carries. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === 'unicast';
+}
+
+export const nodeFetchDeps: PublicFetchDeps = {
+  async resolve(hostname) {
+    return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+  },
+  get(url, address, signal) {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: address,
+          // TLS still verifies the certificate against the name in the URL.
+          servername: url.hostname,
+          port: url.port || 443,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers: { host: url.host, 'user-agent': 'vsf-photo-fetch/1', accept: 'image/*' },
+          signal,
+        },
+        (res) =>
+          resolve({
+            status: res.statusCode ?? 0,
+            location: typeof res.headers.location === 'string' ? res.headers.location : undefined,
+            body: res,
+            destroy: () => res.destroy(),
+          }),
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  },
+};
+
+/**
+ * Fetches an image from a caller-supplied URL without letting the caller reach the server's own
+ * network: https only, no credentials, every resolved address public (checked again at every redirect,
+ * at most 3), the connection pinned to the checked address, 10 s in all, and reading stops past the cap.
+ */
+export async function fetchPublicImage(sourceUrl: string, options: PublicFetchOptions): Promise<Uint8Array> {
+  const deps = options.deps ?? nodeFetchDeps;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxRedirects = options.maxRedirects ?? 3;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    let url = new URL(sourceUrl);
+    for (let redirects = 0; ; redirects++) {
+      if (url.protocol !== 'https:') throw refuse('Only https:// URLs are fetched');
+      if (url.username || url.password) throw refuse('URLs with credentials are not fetched');
+      const hostname = url.hostname.replace(/^\[|\]$/g, '');
+      const addresses = ipaddr.isValid(hostname) ? [hostname] : await deps.resolve(hostname).catch(() => []);
+      if (addresses.length === 0) throw refuse(`Cannot resolve ${hostname}`);
+      if (!addresses.every(isPublicAddress))
+        throw refuse('The URL points at a private, loopback, link-local or otherwise non-public address');
+      const response = await deps.get(url, addresses[0] as string, controller.signal);
+      if (response.status >= 300 && response.status < 400 && response.location) {
+        response.destroy();
+        if (redirects >= maxRedirects) throw refuse(`More than ${maxRedirects} redirects`);
+        url = new URL(response.location, url);
+        continue;
+      }
+      if (response.status !== 200) {
+        response.destroy();
+        throw refuse(`The URL answered HTTP ${response.status}`);
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += chunk.byteLength;
+        if (size > options.maxBytes) {
+          response.destroy();
+          throw new ApiHttpError(
+            413,
+            'payload_too_large',
+            `The image at sourceUrl is larger than ${options.maxBytes} bytes`,
+          );
+        }
+        chunks.push(chunk);
+      }
+      return Buffer.concat(chunks);
+    }
+  } catch (error) {
+    if (error instanceof ApiHttpError) throw error;
+    if (controller.signal.aborted) throw refuse(`Fetching the URL took longer than ${timeoutMs / 1000} s`);
+    throw refuse(`Fetching the URL failed: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type createCarPhoto,
+  type EndpointBody,
+  type EndpointQuery,
+  type listCarPhotos,
+  PHOTO_MAX_BYTES,
+  type V1CarPhoto,
+} from '@vsf/contract';
+import { ApiHttpError, notFound, validationFailed } from '../errors/api-http-error.js';
+import type { BlobStore } from '../media/blob-store.js';
+import { fetchPublicImage, type PublicFetchDeps } from '../media/fetch-public-image.js';
+import { contentTypeMatches, detectImageType } from '../media/image-type.js';
+import { carEventsTable, type MediaRow, mediaTable } from '../repositories/facility-tables.js';
+import { carsTable } from '../repositories/tables.js';
+import type { ListResult } from '../repositories/team-scoped-table.js';
+import type { ServiceDeps } from './service-deps.js';
+
+export interface MediaDeps extends ServiceDeps {
+  blobs: BlobStore;
+  /** The network used for `sourceUrl`; tests stub it. */
+  fetchDeps?: PublicFetchDeps | undefined;
+}
+
+const toPhoto = (m: MediaRow): V1CarPhoto => ({
+  id: m.id,
+  carId: m.carId as string,
+  sessionId: m.sessionId as string,
+  filename: m.filename,
+  contentType: m.contentType,
+  sizeBytes: m.sizeBytes,
+  url: `/api/media/${m.id}`,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+export class PhotosService {
+  constructor(private readonly deps: MediaDeps) {}
+
+  async list(
+    teamId: string,
+    carId: string,
+    query: EndpointQuery<typeof listCarPhotos>,
+  ): Promise<ListResult<V1CarPhoto>> {
+    if (!(await carsTable.exists(this.deps.db, teamId, carId))) throw notFound('Car');
+    const result = await mediaTable.list(this.deps.db, teamId, query, (q) => {
+      q.where({ 'media.car_id': carId, 'media.kind': 'car_photo' });
+      if (query.sessionId) q.where('media.session_id', query.sessionId);
+    });
+    return { records: result.records.map(toPhoto), total: result.total };
+  }
+
+  async create(teamId: string, carId: string, body: EndpointBody<typeof createCarPhoto>): Promise<V1CarPhoto> {
+    const db = this.deps.db;
+    if (!(await carsTable.exists(db, teamId, carId))) throw notFound('Car');
+    const session = await carEventsTable
+      .scoped(db, teamId)
+      .where({ 'car_events.session_id': body.sessionId, 'car_events.car_id': carId })
+      .first('car_events.id');
+    if (!session)
+      throw validationFailed([
+        { path: 'sessionId', message: 'Not a session of this car; use the sessionId of one of its events' },
+      ]);
+
+    const bytes =
+      body.base64 !== undefined
+        ? decodeBase64(body.base64)
+        : await fetchPublicImage(body.sourceUrl as string, { maxBytes: PHOTO_MAX_BYTES, deps: this.deps.fetchDeps });
+    const detected = detectImageType(bytes);
+    if (!detected)
+      throw validationFailed([
+        { path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' },
+      ]);
+    if (!contentTypeMatches(body.contentType, detected)) {
+      throw validationFailed([
+        { path: 'contentType', message: `Declared ${body.contentType} but the bytes are ${detected}` },
+      ]);
+    }
+
+    const id = randomUUID();
+    const storageKey = `${teamId}/${id}`;
+    await this.deps.blobs.put(storageKey, bytes);
+    const row = await mediaTable.insert(
+      db,
+      teamId,
+      {
+        id,
+        kind: 'car_photo',
+        carId,
+        sessionId: body.sessionId,
+        filename: body.filename,
+        contentType: detected,
+        sizeBytes: bytes.byteLength,
+        storageKey,
+      },
+      this.deps.now(),
+    );
+    return toPhoto(row);
+  }
+
+  /** The team's own bytes; another team's id is as unknown as a missing one. */
+  async read(teamId: string, mediaId: string): Promise<{ row: MediaRow; bytes: Uint8Array }> {
+    const row = await mediaTable.findById(this.deps.db, teamId, mediaId);
+    const bytes = row ? await this.deps.blobs.get(row.storageKey) : undefined;
+    if (!row || !bytes) throw notFound('Media');
+    return { row, bytes };
+  }
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const clean = text.replace(/^data:[^,]*,/, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean))
+    throw validationFailed([{ path: 'base64', message: 'Not valid base64' }]);
+  // Decoded size, known before decoding: refuse big bodies without allocating them.
+  const size = Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
+  if (size > PHOTO_MAX_BYTES) {
+    throw new ApiHttpError(
+      413,
+      'payload_too_large',
+      `The photo is ${size} bytes; the limit is ${PHOTO_MAX_BYTES} (3 MiB)`,
+    );
+  }
+  return Buffer.from(clean, 'base64');
+}
