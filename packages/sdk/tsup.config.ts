@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/node.ts'],
   format: ['esm', 'cjs'],
   // tsup's declaration bundler still sets baseUrl, which TypeScript 6 deprecates.
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },

@@ -6,5 +6,7 @@ export * from './core/endpoint-types.js';
 export * from './core/errors.js';
 export * from './core/logger.js';
 export * from './core/page.js';
+export * from './core/photo-file.js';
+export type { PhotoUpload } from './extensions/cars-photos.js';
 export * from './generated/vsf-admin-client.js';
 export * from './generated/vsf-client.js';

@@ -123,6 +123,56 @@ describe('SDK against the reference server', () => {
     expect((await admin.keys.list(team.id)).map((k) => k.id)).toEqual([key.id]);
   });
 
+  it('logs a drop-off into a spot, uploads photos into its session, and picks the car up', async () => {
+    const zone = await client.parking.zones.create({ name: 'Hall A' });
+    expect((await client.parking.zones.get(zone.id)).name).toBe('Hall A');
+    expect((await client.parking.zones.update(zone.id, { capacity: 10 })).capacity).toBe(10);
+    expect((await client.parking.zones.list()).total).toBeGreaterThan(0);
+    const spot = await client.parking.spots.create({ name: 'A-1', parkingZoneId: zone.id });
+    expect((await client.parking.spots.get(spot.id)).name).toBe('A-1');
+    expect((await client.parking.spots.list({ name: 'A-1' })).data[0]?.id).toBe(spot.id);
+    const car = await client.cars.create({ year: 1972, make: 'Porsche', model: '911' });
+
+    const event = await client.cars.events.create(car.id, { activityType: 'drop_off', parkingSpotId: spot.id });
+    expect((await client.cars.get(car.id)).parkingSpot).toBe('A-1');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const uploaded = await client.cars.photos.upload(car.id, {
+      sessionId: event.sessionId,
+      file: png,
+      filename: 'front.png',
+    });
+    expect(uploaded).toMatchObject({ contentType: 'image/png', sizeBytes: png.length });
+    const created = await client.cars.photos.create(car.id, {
+      sessionId: event.sessionId,
+      filename: 'rear.png',
+      contentType: 'image/png',
+      base64: png.toString('base64'),
+    });
+    expect((await client.cars.photos.list(car.id)).data.map((p) => p.id).sort()).toEqual(
+      [uploaded.id, created.id].sort(),
+    );
+    const stays = await client.parking.assignments.list({ carId: car.id, active: true });
+    expect((await client.parking.assignments.get(stays.data[0]!.id)).parkingSpotId).toBe(spot.id);
+
+    await client.cars.events.create(car.id, { activityType: 'pick_up' });
+    expect((await client.cars.events.list(car.id)).total).toBe(2);
+    expect((await client.cars.get(car.id)).parkingSpotId).toBeNull();
+    expect((await client.parking.spots.update(spot.id, { isActive: false })).isActive).toBe(false);
+    const spare = await client.parking.spots.create({ name: 'A-2', parkingZoneId: zone.id });
+    expect((await client.parking.spots.delete(spare.id)).deleted).toBe(true);
+    const emptyZone = await client.parking.zones.create({ name: 'Empty' });
+    expect((await client.parking.zones.delete(emptyZone.id)).deleted).toBe(true);
+  });
+
+  it('manages custom event types', async () => {
+    const type = await client.eventTypes.create({ value: 'detailing', name: 'Detailing', scope: 'vehicle' });
+    expect((await client.eventTypes.get(type.id)).value).toBe('detailing');
+    expect((await client.eventTypes.update(type.id, { name: 'Full detailing' })).name).toBe('Full detailing');
+  });
+
   it('called every generated method of VsfClient', () => {
     const expected = (Object.values(apiEndpoints) as EndpointDefinition[]).map((e) =>
       [...e.sdk.namespace, e.sdk.method].join('.'),

@@ -1,0 +1,53 @@
+import { PHOTO_MAX_BYTES } from '@vsf/contract';
+import { VsfError } from './errors.js';
+
+/** A photo's bytes, wherever they came from. */
+export type PhotoBytes = Uint8Array | ArrayBuffer | Blob;
+
+const EXTENSIONS: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  heic: 'image/heic',
+  heif: 'image/heic',
+  avif: 'image/avif',
+};
+
+/** The image type from magic bytes, else from the file extension. */
+export function inferContentType(bytes: Uint8Array, filename?: string): string | undefined {
+  const at = (o: number, ...v: number[]) => v.every((b, i) => bytes[o + i] === b);
+  const ascii = (o: number, t: string) => at(o, ...[...t].map((c) => c.charCodeAt(0)));
+  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (at(0, 0x89, 0x50, 0x4e, 0x47)) return 'image/png';
+  if (ascii(0, 'GIF8')) return 'image/gif';
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'image/webp';
+  if (ascii(4, 'ftyp')) return ascii(8, 'avif') ? 'image/avif' : 'image/heic';
+  const ext = filename?.split('.').pop()?.toLowerCase();
+  return ext ? EXTENSIONS[ext] : undefined;
+}
+
+export async function toBytes(file: PhotoBytes): Promise<Uint8Array> {
+  if (file instanceof Uint8Array) return file;
+  if (file instanceof ArrayBuffer) return new Uint8Array(file);
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+/** Refuses what the server would refuse, before spending a request on it. */
+export function checkPhoto(bytes: Uint8Array, filename: string, contentType: string | undefined): string {
+  if (bytes.byteLength > PHOTO_MAX_BYTES) {
+    throw new VsfError(
+      `${filename} is ${bytes.byteLength} bytes; photos are limited to ${PHOTO_MAX_BYTES} bytes (3 MiB)`,
+    );
+  }
+  if (!contentType?.startsWith('image/'))
+    throw new VsfError(`${filename} is not an image (JPEG, PNG, GIF, WebP, HEIC or AVIF)`);
+  return contentType;
+}
+
+export function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

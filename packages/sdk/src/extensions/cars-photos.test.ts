@@ -1,0 +1,68 @@
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VsfError } from '../core/errors.js';
+import { VsfClient } from '../generated/vsf-client.js';
+
+const BASE = 'http://vsf.test/api/v1';
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+const client = new VsfClient({ apiKey: 'vsf_abcdefghijkl.x', baseUrl: BASE, logLevel: 'off', maxRetries: 0 });
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+
+describe('cars.photos.upload', () => {
+  it('sends one JSON request with base64 bytes and the inferred type', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(`${BASE}/cars/:carId/photos`, async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ data: { id: 'p1' } }, { status: 201 });
+      }),
+    );
+    await client.cars.photos.upload('car1', { sessionId: 's1', file: JPEG, filename: 'front.jpg' });
+    await client.cars.photos.upload('car1', { sessionId: 's1', file: new Blob([JPEG]), filename: 'blob.bin' });
+    expect(bodies).toEqual([
+      {
+        sessionId: 's1',
+        filename: 'front.jpg',
+        contentType: 'image/jpeg',
+        base64: Buffer.from(JPEG).toString('base64'),
+      },
+      {
+        sessionId: 's1',
+        filename: 'blob.bin',
+        contentType: 'image/jpeg',
+        base64: Buffer.from(JPEG).toString('base64'),
+      },
+    ]);
+  });
+
+  it('refuses photos over 3 MiB and non-images before any request', async () => {
+    const big = new Uint8Array(3 * 1024 * 1024 + 1);
+    big.set(JPEG);
+    await expect(client.cars.photos.upload('car1', { sessionId: 's', file: big, filename: 'big.jpg' })).rejects.toThrow(
+      /3 MiB/,
+    );
+    await expect(
+      client.cars.photos.upload('car1', { sessionId: 's', file: new Uint8Array([1, 2]), filename: 'notes.txt' }),
+    ).rejects.toBeInstanceOf(VsfError);
+  });
+
+  it('passes a sourceUrl through for the server to fetch', async () => {
+    let body: unknown;
+    server.use(
+      http.post(`${BASE}/cars/:carId/photos`, async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ data: { id: 'p2' } }, { status: 201 });
+      }),
+    );
+    await client.cars.photos.upload('car1', { sessionId: 's1', sourceUrl: 'https://img.example/cars/rear.png' });
+    expect(body).toEqual({
+      sessionId: 's1',
+      filename: 'rear.png',
+      contentType: 'image/png',
+      sourceUrl: 'https://img.example/cars/rear.png',
+    });
+  });
+});
