@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerConfigCommands } from './commands/config.js';
+import { registerFacilityCommands } from './commands/facility.js';
 import { registerRecordCommands } from './commands/records.js';
 import { registerSyncCommand } from './commands/sync.js';
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerConfigCommands(program);
   registerAuthCommands(program);
   registerRecordCommands(program);
+  registerFacilityCommands(program);
   registerSyncCommand(program);
   program
     .command('completion')

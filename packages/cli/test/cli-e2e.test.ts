@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -211,4 +211,66 @@ describe('vsf sync', () => {
     expect(stdout).toMatch(/cars\s+\[#+/);
     expect(stdout).toMatch(/\d+\/\d+ pages/);
   }, 60_000);
+});
+
+describe('vsf dropoff, photos and pickup', () => {
+  it('logs a drop-off by VIN into a spot by label, uploads a directory of photos, skips what cannot go, then picks up', async () => {
+    const api = (path: string, body: unknown) =>
+      fetch(`${server.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ data: { id: string } }>);
+    const zone = (await api('/parking-zones', { name: 'Hall A' })).data;
+    await api('/parking-spots', { name: 'A-12', parkingZoneId: zone.id });
+    const car = (await api('/cars', { year: 1965, make: 'Shelby', model: 'Cobra', vin: 'CSX2000' })).data;
+
+    const photos = join(home, 'intake');
+    mkdirSync(photos, { recursive: true });
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    writeFileSync(join(photos, 'front.png'), png);
+    writeFileSync(join(photos, 'rear.png'), png);
+    writeFileSync(join(photos, 'notes.txt'), 'not a photo');
+    const huge = Buffer.alloc(3 * 1024 * 1024 + 10);
+    png.copy(huge);
+    writeFileSync(join(photos, 'huge.png'), huge);
+
+    const drop = await vsf(['dropoff', 'CSX2000', '--spot', 'A-12', '--notes', 'scratch on door', photos, '--json']);
+    const summary = JSON.parse(drop.stdout);
+    expect(summary.uploaded).toHaveLength(2);
+    expect(summary.skipped.map((s: { reason: string }) => s.reason).sort()).toEqual(
+      [expect.stringMatching(/3 MiB/), 'not an image'].sort(),
+    );
+    expect(drop.code).toBe(1);
+    expect(drop.stderr).toContain('Dropped off 1965 Shelby Cobra at A-12');
+
+    const gallery = await fetch(`${server.baseUrl}/cars/${car.id}/photos`, {
+      headers: { authorization: `Bearer ${key}` },
+    }).then((r) => r.json() as Promise<{ total: number }>);
+    expect(gallery.total).toBe(2);
+    const parked = await fetch(`${server.baseUrl}/cars/${car.id}`, {
+      headers: { authorization: `Bearer ${key}` },
+    }).then((r) => r.json() as Promise<{ data: { parkingSpot: string | null } }>);
+    expect(parked.data.parkingSpot).toBe('A-12');
+
+    const more = await vsf(['photos', 'upload', car.id, '--session', summary.sessionId, join(photos, 'front.png')]);
+    expect(more.code).toBe(0);
+    expect(more.stdout).toContain('1 photo(s) uploaded, 0 failed, 0 skipped');
+
+    const pick = await vsf(['pickup', 'CSX2000']);
+    expect(pick.code).toBe(0);
+    const after = await fetch(`${server.baseUrl}/cars/${car.id}`, { headers: { authorization: `Bearer ${key}` } }).then(
+      (r) => r.json() as Promise<{ data: { parkingSpot: string | null } }>,
+    );
+    expect(after.data.parkingSpot).toBeNull();
+    const spots = await vsf(['parking', 'spots', 'list', '--free']);
+    expect(spots.stdout).toContain('A-12');
+  }, 90_000);
+
+  it('refuses a drop-off without exactly one of --spot and --zone', async () => {
+    expect((await vsf(['dropoff', 'CSX2000'])).code).toBe(2);
+  }, 30_000);
 });

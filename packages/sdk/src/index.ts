@@ -1,5 +1,5 @@
 export type * from '@vsf/contract';
-export { ALL_SCOPES, adminEndpoints, apiEndpoints } from '@vsf/contract';
+export { ALL_SCOPES, adminEndpoints, apiEndpoints, PHOTO_MAX_BYTES } from '@vsf/contract';
 export * from './core/api-promise.js';
 export * from './core/client-options.js';
 export * from './core/endpoint-types.js';
