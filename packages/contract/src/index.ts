@@ -1,5 +1,6 @@
 export * from './endpoint.js';
 export * from './endpoints/admin.js';
+export * from './endpoints/appointments.js';
 export * from './endpoints/auth.js';
 export * from './endpoints/car-events.js';
 export * from './endpoints/cars.js';
@@ -10,6 +11,7 @@ export * from './endpoints/index.js';
 export * from './endpoints/locations.js';
 export * from './endpoints/parking.js';
 export * from './openapi/build-openapi-document.js';
+export * from './schemas/appointment.js';
 export * from './schemas/auth-key.js';
 export * from './schemas/car.js';
 export * from './schemas/car-event.js';

@@ -173,6 +173,25 @@ describe('SDK against the reference server', () => {
     expect((await client.eventTypes.update(type.id, { name: 'Full detailing' })).name).toBe('Full detailing');
   });
 
+  it('schedules, reschedules and cancels appointments', async () => {
+    const car = await client.cars.create({ year: 1999, make: 'Mazda', model: 'Miata' });
+    const pickUpType = (await client.eventTypes.list({ scope: 'vehicle' })).data.find((t) => t.value === 'pick_up');
+    const kind = await client.appointmentTypes.create({ name: 'Spring pick-up', eventTypeId: pickUpType!.id });
+    expect((await client.appointmentTypes.get(kind.id)).name).toBe('Spring pick-up');
+    expect((await client.appointmentTypes.update(kind.id, { durationMinutes: 30 })).durationMinutes).toBe(30);
+    expect((await client.appointmentTypes.list()).total).toBeGreaterThan(0);
+    const appointment = await client.appointments.create({
+      appointmentTypeId: kind.id,
+      carId: car.id,
+      startAt: '2030-04-01T10:00:00Z',
+      endAt: '2030-04-01T10:30:00Z',
+    });
+    expect((await client.appointments.get(appointment.id)).eventType).toBe('pick_up');
+    expect((await client.appointments.update(appointment.id, { notes: 'gate 2' })).notes).toBe('gate 2');
+    expect((await client.appointments.list({ carId: car.id })).total).toBe(1);
+    expect((await client.appointments.cancel(appointment.id)).status).toBe('cancelled');
+  });
+
   it('called every generated method of VsfClient', () => {
     const expected = (Object.values(apiEndpoints) as EndpointDefinition[]).map((e) =>
       [...e.sdk.namespace, e.sdk.method].join('.'),

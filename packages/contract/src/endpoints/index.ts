@@ -1,4 +1,5 @@
 import * as admin from './admin.js';
+import * as appointments from './appointments.js';
 import * as auth from './auth.js';
 import * as carEvents from './car-events.js';
 import * as cars from './cars.js';
@@ -18,10 +19,11 @@ export const coreEndpoints = {
   ...eventTypes,
 } as const;
 
-/** Parking, car events and photos. */
+/** Parking, car events and photos, appointments. */
 export const facilityEndpoints = {
   ...parking,
   ...carEvents,
+  ...appointments,
 } as const;
 
 /**

@@ -1,4 +1,11 @@
-import type { V1CarEvent, V1ParkingAssignment, V1ParkingSpot, V1ParkingZone } from '@vsf/contract';
+import type {
+  V1Appointment,
+  V1AppointmentType,
+  V1CarEvent,
+  V1ParkingAssignment,
+  V1ParkingSpot,
+  V1ParkingZone,
+} from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
 
 export const parkingZonesTable = new TeamScopedTable<V1ParkingZone>(
@@ -77,3 +84,27 @@ export const mediaTable = new TeamScopedTable<MediaRow>(
   ],
   { sizeBytes: 'number' },
 );
+
+export const appointmentTypesTable = new TeamScopedTable<V1AppointmentType>(
+  'appointment_types',
+  ['id', 'teamId', 'name', 'eventTypeId', 'durationMinutes', 'isActive', 'createdAt', 'updatedAt'],
+  { durationMinutes: 'number' },
+);
+
+export const appointmentsTable = new TeamScopedTable<V1Appointment>('appointments', [
+  'id',
+  'teamId',
+  'eventTypeId',
+  'eventType',
+  'appointmentTypeId',
+  'carId',
+  'customerId',
+  'startAt',
+  'endAt',
+  'status',
+  'notes',
+  'sessionId',
+  'cancelledAt',
+  'createdAt',
+  'updatedAt',
+]);

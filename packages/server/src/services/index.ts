@@ -1,3 +1,4 @@
+import { AppointmentsService } from './appointments-service.js';
 import { AuthService } from './auth-service.js';
 import { CarEventsService } from './car-events-service.js';
 import { CarsService } from './cars-service.js';
@@ -23,5 +24,6 @@ export function createServices(deps: MediaDeps) {
     parking: new ParkingService(deps),
     carEvents: new CarEventsService(deps),
     photos: new PhotosService(deps),
+    appointments: new AppointmentsService(deps),
   };
 }

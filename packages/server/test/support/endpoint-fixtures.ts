@@ -72,6 +72,21 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
     },
   ],
   [
+    'appointmentTypeId',
+    async (api, ids) =>
+      created(api, '/appointment-types', { name: 'Fixture pick-up', eventTypeId: await eventTypeIdOf(api, 'pick_up') }),
+  ],
+  [
+    'appointmentId',
+    (api, ids) =>
+      created(api, '/appointments', {
+        eventType: 'pick_up',
+        carId: ids.carId,
+        startAt: '2030-01-01T10:00:00Z',
+        endAt: '2030-01-01T11:00:00Z',
+      }),
+  ],
+  [
     'parkingAssignmentId',
     async (api, ids) => {
       const res = await api('GET', '/parking-assignments', { query: { carId: ids.carId as string, active: 'true' } });
@@ -79,6 +94,11 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
     },
   ],
 ];
+
+async function eventTypeIdOf(api: ApiCaller, value: string): Promise<string> {
+  const res = await api('GET', '/event-types', { query: { limit: '200' } });
+  return (res.body as { data: { id: string; value: string }[] }).data.find((t) => t.value === value)?.id as string;
+}
 
 /** A 1×1 PNG, base64. */
 export const TINY_PNG =
@@ -127,6 +147,22 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
     body: { sessionId: '{{sessionId}}', filename: 'f.png', contentType: 'image/png', base64: TINY_PNG },
   },
   listCarPhotos: {},
+  createAppointment: {
+    body: {
+      eventType: 'facility_walkthrough',
+      startAt: '2030-02-01T09:00:00+01:00',
+      endAt: '2030-02-01T10:00:00+01:00',
+    },
+    noRecordIds: true,
+  },
+  listAppointments: { noRecordIds: true },
+  getAppointment: {},
+  updateAppointment: { body: { notes: 'bring keys' } },
+  cancelAppointment: {},
+  listAppointmentTypes: { noRecordIds: true },
+  getAppointmentType: {},
+  createAppointmentType: { body: { name: 'Consultation', eventTypeId: '{{eventTypeId}}' }, noRecordIds: true },
+  updateAppointmentType: { body: { durationMinutes: 30 } },
 };
 
 /** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import * as core from './001-core.js';
 import * as facility from './002-facility.js';
+import * as appointments from './003-appointments.js';
 import * as idempotency from './010-idempotency.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
 const migrations: Record<string, Knex.Migration> = {
   '001-core': core,
   '002-facility': facility,
+  '003-appointments': appointments,
   '010-idempotency': idempotency,
 };
 

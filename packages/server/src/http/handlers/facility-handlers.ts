@@ -1,7 +1,7 @@
 import type { FacilityEndpoints } from '@vsf/contract';
 import { type HandlerMap, listBody } from '../handler.js';
 
-/** Parking, car events and photos. */
+/** Parking, car events and photos, appointments. */
 export const facilityHandlers: HandlerMap<FacilityEndpoints> = {
   listParkingZones: async ({ auth, query, services }) =>
     listBody(query, await services.parking.listZones(auth.teamId, query)),
@@ -49,4 +49,29 @@ export const facilityHandlers: HandlerMap<FacilityEndpoints> = {
   }),
   listCarPhotos: async ({ auth, params, query, services }) =>
     listBody(query, await services.photos.list(auth.teamId, params.carId, query)),
+  createAppointment: async ({ auth, body, services }) => ({
+    data: await services.appointments.create(auth.teamId, body),
+  }),
+  listAppointments: async ({ auth, query, services }) =>
+    listBody(query, await services.appointments.list(auth.teamId, query)),
+  getAppointment: async ({ auth, params, services }) => ({
+    data: await services.appointments.get(auth.teamId, params.appointmentId),
+  }),
+  updateAppointment: async ({ auth, params, body, services }) => ({
+    data: await services.appointments.update(auth.teamId, params.appointmentId, body),
+  }),
+  cancelAppointment: async ({ auth, params, services }) => ({
+    data: await services.appointments.cancel(auth.teamId, params.appointmentId),
+  }),
+  listAppointmentTypes: async ({ auth, query, services }) =>
+    listBody(query, await services.appointments.listTypes(auth.teamId, query)),
+  getAppointmentType: async ({ auth, params, services }) => ({
+    data: await services.appointments.getType(auth.teamId, params.appointmentTypeId),
+  }),
+  createAppointmentType: async ({ auth, body, services }) => ({
+    data: await services.appointments.createType(auth.teamId, body),
+  }),
+  updateAppointmentType: async ({ auth, params, body, services }) => ({
+    data: await services.appointments.updateType(auth.teamId, params.appointmentTypeId, body),
+  }),
 };

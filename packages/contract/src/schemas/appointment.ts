@@ -1,0 +1,89 @@
+import { z } from '../zod.js';
+import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+
+export const AppointmentStatus = z.enum(['scheduled', 'cancelled']).openapi('AppointmentStatus');
+
+export const V1Appointment = z
+  .object({
+    id: Uuid,
+    teamId: z.string(),
+    eventTypeId: Uuid,
+    eventType: z.string().openapi({ description: 'The event type’s `value`' }),
+    appointmentTypeId: Uuid.nullable(),
+    carId: Uuid.nullable(),
+    customerId: Uuid.nullable(),
+    startAt: Timestamp,
+    endAt: Timestamp,
+    status: AppointmentStatus,
+    notes: z.string().nullable(),
+    sessionId: Uuid.openapi({ description: 'The event session staff use when the appointment happens' }),
+    cancelledAt: Timestamp.nullable(),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1Appointment', { description: 'An event scheduled for later. Scheduling never moves a car.' });
+export type V1Appointment = z.infer<typeof V1Appointment>;
+
+export const V1AppointmentCreate = z
+  .strictObject({
+    eventType: z.string().min(1).optional().openapi({ description: 'An event type `value`, e.g. `pick_up`' }),
+    eventTypeId: Uuid.optional(),
+    appointmentTypeId: Uuid.optional().openapi({ description: 'Instead of an event type: a saved appointment type' }),
+    startAt: TimestampWithOffset,
+    endAt: TimestampWithOffset,
+    carId: Uuid.optional(),
+    customerId: Uuid.optional(),
+    notes: z.string().optional(),
+  })
+  .superRefine((b, ctx) => {
+    const byType = Number(b.eventType !== undefined) + Number(b.eventTypeId !== undefined);
+    if (byType > 1) ctx.addIssue({ code: 'custom', path: ['eventType'], message: 'Send eventType or eventTypeId, not both' });
+    if (byType > 0 && b.appointmentTypeId !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['appointmentTypeId'], message: 'Send an event type or an appointmentTypeId, not both' });
+    }
+    if (byType === 0 && b.appointmentTypeId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['eventType'], message: 'Send one of eventType, eventTypeId or appointmentTypeId' });
+    }
+    if (Date.parse(b.endAt) <= Date.parse(b.startAt)) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'endAt must be after startAt' });
+  })
+  .openapi('V1AppointmentCreate', {
+    description:
+      'The event type’s scope decides what is required: `vehicle` needs `carId`, `customer` needs `customerId`, `facility` neither.',
+  });
+export type V1AppointmentCreate = z.input<typeof V1AppointmentCreate>;
+
+export const V1AppointmentUpdate = z
+  .strictObject({
+    startAt: TimestampWithOffset.optional(),
+    endAt: TimestampWithOffset.optional(),
+    carId: Uuid.nullable().optional(),
+    customerId: Uuid.nullable().optional(),
+    notes: z.string().nullable().optional(),
+  })
+  .openapi('V1AppointmentUpdate');
+export type V1AppointmentUpdate = z.input<typeof V1AppointmentUpdate>;
+
+export const V1AppointmentType = z
+  .object({
+    id: Uuid,
+    teamId: z.string(),
+    name: z.string(),
+    eventTypeId: Uuid,
+    durationMinutes: z.number().int().nullable(),
+    isActive: z.boolean(),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1AppointmentType', { description: 'A saved kind of appointment (e.g. “Spring pick-up”) over an event type' });
+export type V1AppointmentType = z.infer<typeof V1AppointmentType>;
+
+const appointmentTypeFields = {
+  name: z.string().min(1),
+  eventTypeId: Uuid,
+  durationMinutes: z.number().int().min(1).nullable().optional(),
+  isActive: z.boolean().optional(),
+};
+export const V1AppointmentTypeCreate = z.strictObject(appointmentTypeFields).openapi('V1AppointmentTypeCreate');
+export const V1AppointmentTypeUpdate = z
+  .strictObject({ ...appointmentTypeFields, name: appointmentTypeFields.name.optional(), eventTypeId: Uuid.optional() })
+  .openapi('V1AppointmentTypeUpdate');
