@@ -7,6 +7,7 @@ import { connectDatabase, type Database } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
 import { FileBlobStore, MemoryBlobStore } from '../media/blob-store.js';
+import { S3BlobStore, s3OptionsFromEnv } from '../media/s3-blob-store.js';
 import { createKeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { bootstrapDemoTeam, type DemoCredentials } from './bootstrap-demo-team.js';
 import { createLogger } from './logger.js';
