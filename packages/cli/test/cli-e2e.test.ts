@@ -274,3 +274,51 @@ describe('vsf dropoff, photos and pickup', () => {
     expect((await vsf(['dropoff', 'CSX2000'])).code).toBe(2);
   }, 30_000);
 });
+
+describe('README commands not covered above', () => {
+  it('lists soft-deleted customers on request', async () => {
+    const customer = (await (
+      await fetch(`${server.baseUrl}/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ firstName: 'Gone', lastName: 'Customer' }),
+      })
+    ).json()) as { data: { id: string } };
+    await fetch(`${server.baseUrl}/customers/${customer.data.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const hidden = JSON.parse((await vsf(['customers', 'list', '--all', '--json'])).stdout);
+    expect(hidden.map((c: { id: string }) => c.id)).not.toContain(customer.data.id);
+    const shown = JSON.parse((await vsf(['customers', 'list', '--include-deleted', '--all', '--json'])).stdout);
+    expect(shown.find((c: { id: string }) => c.id === customer.data.id)?.deletedAt).not.toBeNull();
+  }, 30_000);
+
+  it('runs a quiet JSON sync for cron, and a full run with --prune', async () => {
+    const to = `sqlite:${join(home, 'cron.db')}`;
+    const quiet = await vsf(['sync', '--json', '--quiet', '--to', to]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(JSON.parse(quiet.stdout).ok).toBe(true);
+    const full = await vsf(['sync', '--full', '--prune', '--to', to, '--json', '--quiet']);
+    expect(JSON.parse(full.stdout).resources.every((r: { mode: string }) => r.mode === 'full')).toBe(true);
+  }, 60_000);
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'syncs into PostgreSQL with --to postgres://…',
+    async () => {
+      // A schema of its own: the test database also holds the reference server's tables.
+      const schema = `vsf_cli_mirror_${Math.random().toString(36).slice(2, 8)}`;
+      await server.db.raw(`create schema ${schema}`);
+      const to = `${process.env.TEST_DATABASE_URL}?options=-c%20search_path%3D${schema}`;
+      const res = await vsf(['sync', '--resources', 'cars,customers', '--to', to, '--json', '--quiet']);
+      await server.db.raw(`drop schema ${schema} cascade`);
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      expect(JSON.parse(res.stdout).resources.map((r: { status: string }) => r.status)).toEqual([
+        'completed',
+        'completed',
+      ]);
+    },
+    60_000,
+  );
+});

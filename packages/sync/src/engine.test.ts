@@ -146,3 +146,18 @@ describe('resources', () => {
     expect(() => selectResources(['trucks'])).toThrow(/Unknown resource\(s\): trucks/);
   });
 });
+
+describe('SqlSink safety', () => {
+  it('refuses to write into a table it did not create', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'vsf-foreign-')), 'app.db');
+    const foreign = openSink(`sqlite:${file}`);
+    // Someone else's `locations` table in the same database.
+    await (
+      foreign as unknown as {
+        db: { schema: { createTable: (n: string, f: (t: { text: (c: string) => void }) => void) => Promise<void> } };
+      }
+    ).db.schema.createTable('locations', (t) => t.text('id'));
+    await expect(foreign.prepare([locations])).rejects.toThrow(/not a vsf mirror table/);
+    await foreign.close();
+  });
+});

@@ -79,6 +79,12 @@ export class SqlSink implements Sink {
       });
       return;
     }
+    // Never write into a table this sink did not make (say, the API server's own `cars`).
+    if (!(await this.db.schema.hasColumn(table, 'synced_run'))) {
+      throw new Error(
+        `Table ${table} exists but is not a vsf mirror table; point the sink at another database or schema (for PostgreSQL add ?options=-c%20search_path%3D<schema>)`,
+      );
+    }
     // Fields added to the API later become new columns; nothing is dropped.
     for (const column of resource.columns) {
       if (!(await this.db.schema.hasColumn(table, column.column))) {
