@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import knex from 'knex';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sync } from './engine.js';
 import { type ResourceSpec, selectResources } from './resources.js';
@@ -150,14 +151,12 @@ describe('resources', () => {
 describe('SqlSink safety', () => {
   it('refuses to write into a table it did not create', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'vsf-foreign-')), 'app.db');
-    const foreign = openSink(`sqlite:${file}`);
     // Someone else's `locations` table in the same database.
-    await (
-      foreign as unknown as {
-        db: { schema: { createTable: (n: string, f: (t: { text: (c: string) => void }) => void) => Promise<void> } };
-      }
-    ).db.schema.createTable('locations', (t) => t.text('id'));
-    await expect(foreign.prepare([locations])).rejects.toThrow(/not a vsf mirror table/);
-    await foreign.close();
+    const app = knex({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
+    await app.schema.createTable('locations', (t) => t.text('id'));
+    await app.destroy();
+    const sink = openSink(`sqlite:${file}`);
+    await expect(sink.prepare([locations])).rejects.toThrow(/not a vsf mirror table/);
+    await sink.close();
   });
 });
