@@ -33,6 +33,7 @@ export function registerConfigCommands(program: Command): void {
   config
     .command('profiles')
     .description('List profiles; keys are never shown in full')
+    .addHelpText('after', '\nExamples:\n  vsf config profiles\n  vsf config profiles --json')
     .action((_o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const file = readConfig();

@@ -72,6 +72,10 @@ export function registerFacilityCommands(program: Command): void {
     .command('pickup <car> [photos...]')
     .description('Log a pick-up (frees the car’s spot), then upload its photos')
     .option('--notes <text>')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf pickup 7R02C123456\n  vsf pickup STK-77 --notes "owner collected" ./handover/',
+    )
     .option('--at <timestamp>', 'when it happened, ISO 8601 with offset (default now)')
     .action(async (carRef: string, photos: string[], o: { notes?: string; at?: string }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
@@ -107,6 +111,8 @@ export function registerFacilityCommands(program: Command): void {
     .command('zones')
     .description('Parking zones')
     .command('list')
+    .description('List parking zones')
+    .addHelpText('after', '\nExample:\n  vsf parking zones list --json')
     .action(async (_o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const rows: V1ParkingZone[] = [];
@@ -126,7 +132,9 @@ export function registerFacilityCommands(program: Command): void {
     .command('spots')
     .description('Parking spots')
     .command('list')
+    .description('List parking spots')
     .option('--free', 'only spots without a car')
+    .addHelpText('after', '\nExamples:\n  vsf parking spots list --free\n  vsf parking spots list --json')
     .action(async (o: { free?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const rows: V1ParkingSpot[] = [];

@@ -90,6 +90,7 @@ export function registerRecordCommands(program: Command): void {
   cars
     .command('get <carId>')
     .description('Show one car')
+    .addHelpText('after', '\nExamples:\n  vsf cars get <carId>\n  vsf cars get <carId> --json')
     .action(async (carId: string, _o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const car = await createClient(g).cars.get(carId);
@@ -134,6 +135,7 @@ export function registerRecordCommands(program: Command): void {
 
   const customers = program.command('customers').description('List and show customers');
   listFlags(customers.command('list').description('List customers, most recently updated first'))
+    .addHelpText('after', '\nExamples:\n  vsf customers list\n  vsf customers list --include-deleted --all --json')
     .option('--include-deleted', 'also list soft-deleted customers')
     .action(async (o: ListOptions & { includeDeleted?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
@@ -145,6 +147,7 @@ export function registerRecordCommands(program: Command): void {
   customers
     .command('get <customerId>')
     .description('Show one customer')
+    .addHelpText('after', '\nExample:\n  vsf customers get <customerId> --json')
     .action(async (id: string, _o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const customer = await createClient(g).customers.get(id);
@@ -156,6 +159,7 @@ export function registerRecordCommands(program: Command): void {
   eventTypes
     .command('list')
     .description('List the team’s event types')
+    .addHelpText('after', '\nExample:\n  vsf event-types list --scope vehicle')
     .option('--scope <scope>', 'vehicle, customer or facility')
     .action(async (o: { scope?: 'vehicle' | 'customer' | 'facility' }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
