@@ -12,6 +12,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceSpec } from '../resources.js';
+import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from './sink.js';
 
 interface ResourceFile {
@@ -144,14 +145,5 @@ export class JsonlSink implements Sink {
 
   async close(): Promise<void> {
     await this.unlock();
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import knex, { type Knex } from 'knex';
 import type { ColumnSpec, ResourceSpec } from '../resources.js';
+import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from './sink.js';
 
 const STATE_TABLE = 'vsf_sync_state';
@@ -42,6 +43,8 @@ export class SqlSink implements Sink {
       await this.db.schema.createTable(LOCK_TABLE, (t) => {
         t.text('name').primary();
         t.text('owner').notNullable();
+        t.integer('pid').notNullable();
+        t.text('host').notNullable();
         t.text('acquired_at').notNullable();
       });
     }
@@ -96,22 +99,29 @@ export class SqlSink implements Sink {
   }
 
   async lock(owner: string): Promise<void> {
-    const row = {
-      name: LOCK_NAME,
-      owner: `${owner} (pid ${process.pid} on ${hostname()})`,
-      acquired_at: new Date().toISOString(),
-    };
-    const inserted = await this.db(LOCK_TABLE).insert(row).onConflict('name').ignore().returning('name');
-    if (inserted.length === 0) {
+    const row = { name: LOCK_NAME, owner, pid: process.pid, host: hostname(), acquired_at: new Date().toISOString() };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const inserted = await this.db(LOCK_TABLE).insert(row).onConflict('name').ignore().returning('name');
+      if (inserted.length > 0) {
+        this.lockOwner = `${row.pid}@${row.host}`;
+        return;
+      }
       const holder = await this.db(LOCK_TABLE).where({ name: LOCK_NAME }).first();
-      throw new SyncLockedError(`held by ${holder?.owner} since ${holder?.acquired_at}`);
+      // A run killed on this machine (SIGKILL, OOM, reboot) cannot release its lock: take it over.
+      if (holder && holder.host === row.host && !processAlive(Number(holder.pid))) {
+        await this.db(LOCK_TABLE).where({ name: LOCK_NAME, pid: holder.pid, host: holder.host }).delete();
+        continue;
+      }
+      throw new SyncLockedError(
+        `${holder?.owner}, pid ${holder?.pid} on ${holder?.host}, since ${holder?.acquired_at}`,
+      );
     }
-    this.lockOwner = row.owner;
+    throw new SyncLockedError('the lock changed hands while it was being taken');
   }
 
   async unlock(): Promise<void> {
     if (!this.lockOwner) return;
-    await this.db(LOCK_TABLE).where({ name: LOCK_NAME, owner: this.lockOwner }).delete();
+    await this.db(LOCK_TABLE).where({ name: LOCK_NAME, pid: process.pid, host: hostname() }).delete();
     this.lockOwner = undefined;
   }
 
