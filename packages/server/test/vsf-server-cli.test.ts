@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller } from './support/api-caller.js';
+import { TINY_PNG } from './support/endpoint-fixtures.js';
 
 const run = promisify(execFile);
 const bin = join(import.meta.dirname, '../src/bin/vsf-server.ts');
@@ -43,8 +44,10 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 describe('vsf-server start on the embedded database', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vsf-data-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const base = mkdtempSync(join(tmpdir(), 'vsf-data-'));
+  // As in a checkout: the database in <base>/data, photo bytes beside it in <base>/media.
+  const dataDir = join(base, 'data');
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('prints a working demo key with every scope on a new database, and nothing secret on later starts', async () => {
     const first = await startServerProcess({ VSF_DATA_DIR: dataDir });
@@ -57,12 +60,25 @@ describe('vsf-server start on the embedded database', () => {
     expect(whoami.body.data.scopes).toHaveLength(24);
     const car = await api('POST', '/cars', { body: { year: 1965, make: 'Shelby', model: 'Cobra' } });
     expect(car.status).toBe(201);
+    const zone = await api('POST', '/parking-zones', { body: { name: 'Hall A' } });
+    const event = await api('POST', `/cars/${car.body.data.id}/events`, {
+      body: { activityType: 'drop_off', parkingZoneId: zone.body.data.id },
+    });
+    const photo = await api('POST', `/cars/${car.body.data.id}/photos`, {
+      body: { sessionId: event.body.data.sessionId, filename: 'f.png', contentType: 'image/png', base64: TINY_PNG },
+    });
+    expect(photo.status).toBe(201);
     expect(await stop(first.child)).toBe(0);
 
     const second = await startServerProcess({ VSF_DATA_DIR: dataDir });
     expect(second.output()).not.toContain('VSF_API_KEY=');
     const kept = await apiCaller(`${second.url}/api/v1`, key)('GET', `/cars/${car.body.data.id}`);
     expect(kept.status).toBe(200);
+    // Photo bytes live on disk beside the database and survive the restart too.
+    const media = await fetch(`${second.url}${photo.body.data.url}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(media.status).toBe(200);
+    expect(Buffer.from(await media.arrayBuffer())).toEqual(Buffer.from(TINY_PNG, 'base64'));
+    expect(existsSync(join(base, 'media'))).toBe(true);
     expect(await stop(second.child)).toBe(0);
   }, 60_000);
 });

@@ -88,132 +88,161 @@ async function seed(n: number) {
   }
 }
 
-describe.each(['sqlite', 'jsonl'])('mirror into %s against the reference server', (kind) => {
-  const url = () =>
-    kind === 'sqlite'
-      ? `sqlite:${join(dir, `${kind}-${Math.random()}.db`)}`
-      : `jsonl:${join(dir, `jsonl-${Math.random()}`)}`;
+const PG = process.env.TEST_DATABASE_URL;
+const schemas: string[] = [];
 
-  it('full sync, then changes and soft deletes, then incremental: the mirror equals the server', async () => {
-    await seed(12);
-    const sink = openSink(url());
-    try {
-      const first = await sync({ source: sdkPageSource(client), sink, resources: RESOURCES });
-      expect(first.ok).toBe(true);
-      expect(first.resources.every((r) => r.mode === 'full' && r.status === 'completed')).toBe(true);
-      await expectMirrorEqualsServer(sink);
+/** A PostgreSQL sink URL in a schema of its own: the test database also holds the server's tables. */
+async function postgresSinkUrl(): Promise<string> {
+  const schema = `vsf_sync_test_${Math.random().toString(36).slice(2, 10)}`;
+  const db = knex({ client: 'pg', connection: PG as string });
+  await db.raw(`create schema ${schema}`);
+  await db.destroy();
+  schemas.push(schema);
+  return `${PG}${(PG as string).includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+}
 
-      const cars = await client.cars.list({ limit: 3 });
-      for (const car of cars.data) await client.cars.update(car.id, { color: 'teal', mileage: 42 });
-      const customers = await client.customers.list({ limit: 2 });
-      await client.customers.delete(customers.data[0]!.id);
-      await client.cars.create({ year: 2024, make: 'New', model: 'Arrival' });
-
-      const second = await sync({ source: sdkPageSource(client), sink, resources: RESOURCES });
-      const carsSummary = second.resources.find((r) => r.resource === 'cars')!;
-      expect(carsSummary.mode).toBe('incremental');
-      // The query goes back the lookback (60 s) from the previous run's server start time.
-      const watermark = first.resources.find((r) => r.resource === 'cars')?.watermark as string;
-      expect(Date.parse(watermark) - Date.parse(carsSummary.updatedAfter as string)).toBe(60_000);
-      const compared = await expectMirrorEqualsServer(sink);
-      expect(compared).toBeGreaterThan(20);
-      const mirroredCustomers = await sink.readAll(selectResources(['customers'])[0]!);
-      expect(mirroredCustomers.find((c) => c.id === customers.data[0]!.id)?.deletedAt).not.toBeNull();
-    } finally {
-      await sink.close();
-    }
-  });
-
-  it('resumes a run killed after some pages, with its original start time, and loses nothing', async () => {
-    for (let i = 0; i < 450; i += 50) {
-      await Promise.all(
-        Array.from({ length: 50 }, (_, j) => client.cars.create({ year: 2000, make: 'Bulk', model: `B${i + j}` })),
-      );
-    }
-    const sink = openSink(url());
-    try {
-      const crashed = await sync({ source: sdkPageSource(client), sink, resources: ['cars'], crashAfterPages: 1 });
-      expect(crashed.ok).toBe(false);
-      expect(crashed.resources[0]?.error).toMatch(/simulated crash/);
-      const state = await sink.getState(selectResources(['cars'])[0]!);
-      expect(state.watermark).toBeNull();
-      expect(state.checkpoint?.nextPage).toBe(2);
-      const resumed = await sync({ source: sdkPageSource(client), sink, resources: ['cars'] });
-      expect(resumed.resources[0]).toMatchObject({
-        status: 'completed',
-        resumed: true,
-        mode: 'full',
-        watermark: state.checkpoint?.startedAt,
-      });
-      expect(await sink.readAll(selectResources(['cars'])[0]!)).toEqual(await serverState('cars'));
-    } finally {
-      await sink.close();
-    }
-  });
-
-  it('catches records written while a full sync pages, on the next incremental run', async () => {
-    const sink = openSink(url());
-    try {
-      const writer = (async () => {
-        for (let i = 0; i < 15; i++) {
-          const car = await client.cars.create({ year: 2010, make: 'During', model: `D${i}` });
-          await client.cars.update(car.id, { color: 'late' });
-        }
-      })();
-      await sync({ source: sdkPageSource(client), sink, resources: ['cars'] });
-      await writer;
-      const next = await sync({ source: sdkPageSource(client), sink, resources: ['cars'] });
-      expect(next.resources[0]?.mode).toBe('incremental');
-      const mirror = await sink.readAll(selectResources(['cars'])[0]!);
-      expect(mirror).toEqual(await serverState('cars'));
-    } finally {
-      await sink.close();
-    }
-  });
-
-  it('lets only one run hold the mirror at a time', async () => {
-    const target = url();
-    const a = openSink(target);
-    const b = openSink(target);
-    try {
-      await a.prepare(selectResources(['cars']));
-      await a.lock('first');
-      await expect(sync({ source: sdkPageSource(client), sink: b, resources: ['cars'] })).rejects.toBeInstanceOf(
-        SyncLockedError,
-      );
-      await a.unlock();
-      expect((await sync({ source: sdkPageSource(client), sink: b, resources: ['cars'] })).ok).toBe(true);
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
-
-  it('prunes hard-deleted rows on a full sync when asked, and a dry run writes nothing', async () => {
-    const sink = openSink(url());
-    try {
-      const contact = await client.contacts.create({
-        customerId: (await client.customers.create({ firstName: 'P', lastName: 'Q' })).id,
-        firstName: 'Gone',
-        lastName: 'Soon',
-      });
-      await sync({ source: sdkPageSource(client), sink, resources: ['contacts'] });
-      await client.contacts.delete(contact.id);
-      const dry = await sync({ source: sdkPageSource(client), sink, resources: ['contacts'], dryRun: true });
-      expect(dry.resources[0]).toMatchObject({ status: 'dry-run', mode: 'incremental' });
-      const pruned = await sync({
-        source: sdkPageSource(client),
-        sink,
-        resources: ['contacts'],
-        mode: 'full',
-        prune: true,
-      });
-      expect(pruned.resources[0]?.deleted).toBe(1);
-      const mirror = await sink.readAll(selectResources(['contacts'])[0]!);
-      expect(mirror.map((c) => c.id)).not.toContain(contact.id);
-      expect(mirror).toEqual(await serverState('contacts'));
-    } finally {
-      await sink.close();
-    }
-  });
+afterAll(async () => {
+  if (!PG || schemas.length === 0) return;
+  const db = knex({ client: 'pg', connection: PG });
+  for (const schema of schemas) await db.raw(`drop schema if exists ${schema} cascade`);
+  await db.destroy();
 });
+
+// One conformance suite for every sink; PostgreSQL joins when TEST_DATABASE_URL is set.
+describe.each(['sqlite', 'jsonl', ...(PG ? ['postgres'] : [])])(
+  'mirror into %s against the reference server',
+  (kind) => {
+    let pgUrl = '';
+    beforeEach(async () => {
+      if (kind === 'postgres') pgUrl = await postgresSinkUrl();
+    });
+    const url = () => {
+      if (kind === 'sqlite') return `sqlite:${join(dir, `${kind}-${Math.random()}.db`)}`;
+      if (kind === 'jsonl') return `jsonl:${join(dir, `jsonl-${Math.random()}`)}`;
+      return pgUrl;
+    };
+
+    it('full sync, then changes and soft deletes, then incremental: the mirror equals the server', async () => {
+      await seed(12);
+      const sink = openSink(url());
+      try {
+        const first = await sync({ source: sdkPageSource(client), sink, resources: RESOURCES });
+        expect(first.ok).toBe(true);
+        expect(first.resources.every((r) => r.mode === 'full' && r.status === 'completed')).toBe(true);
+        await expectMirrorEqualsServer(sink);
+
+        const cars = await client.cars.list({ limit: 3 });
+        for (const car of cars.data) await client.cars.update(car.id, { color: 'teal', mileage: 42 });
+        const customers = await client.customers.list({ limit: 2 });
+        await client.customers.delete(customers.data[0]!.id);
+        await client.cars.create({ year: 2024, make: 'New', model: 'Arrival' });
+
+        const second = await sync({ source: sdkPageSource(client), sink, resources: RESOURCES });
+        const carsSummary = second.resources.find((r) => r.resource === 'cars')!;
+        expect(carsSummary.mode).toBe('incremental');
+        // The query goes back the lookback (60 s) from the previous run's server start time.
+        const watermark = first.resources.find((r) => r.resource === 'cars')?.watermark as string;
+        expect(Date.parse(watermark) - Date.parse(carsSummary.updatedAfter as string)).toBe(60_000);
+        const compared = await expectMirrorEqualsServer(sink);
+        expect(compared).toBeGreaterThan(20);
+        const mirroredCustomers = await sink.readAll(selectResources(['customers'])[0]!);
+        expect(mirroredCustomers.find((c) => c.id === customers.data[0]!.id)?.deletedAt).not.toBeNull();
+      } finally {
+        await sink.close();
+      }
+    });
+
+    it('resumes a run killed after some pages, with its original start time, and loses nothing', async () => {
+      for (let i = 0; i < 450; i += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, j) => client.cars.create({ year: 2000, make: 'Bulk', model: `B${i + j}` })),
+        );
+      }
+      const sink = openSink(url());
+      try {
+        const crashed = await sync({ source: sdkPageSource(client), sink, resources: ['cars'], crashAfterPages: 1 });
+        expect(crashed.ok).toBe(false);
+        expect(crashed.resources[0]?.error).toMatch(/simulated crash/);
+        const state = await sink.getState(selectResources(['cars'])[0]!);
+        expect(state.watermark).toBeNull();
+        expect(state.checkpoint?.nextPage).toBe(2);
+        const resumed = await sync({ source: sdkPageSource(client), sink, resources: ['cars'] });
+        expect(resumed.resources[0]).toMatchObject({
+          status: 'completed',
+          resumed: true,
+          mode: 'full',
+          watermark: state.checkpoint?.startedAt,
+        });
+        expect(await sink.readAll(selectResources(['cars'])[0]!)).toEqual(await serverState('cars'));
+      } finally {
+        await sink.close();
+      }
+    });
+
+    it('catches records written while a full sync pages, on the next incremental run', async () => {
+      const sink = openSink(url());
+      try {
+        const writer = (async () => {
+          for (let i = 0; i < 15; i++) {
+            const car = await client.cars.create({ year: 2010, make: 'During', model: `D${i}` });
+            await client.cars.update(car.id, { color: 'late' });
+          }
+        })();
+        await sync({ source: sdkPageSource(client), sink, resources: ['cars'] });
+        await writer;
+        const next = await sync({ source: sdkPageSource(client), sink, resources: ['cars'] });
+        expect(next.resources[0]?.mode).toBe('incremental');
+        const mirror = await sink.readAll(selectResources(['cars'])[0]!);
+        expect(mirror).toEqual(await serverState('cars'));
+      } finally {
+        await sink.close();
+      }
+    });
+
+    it('lets only one run hold the mirror at a time', async () => {
+      const target = url();
+      const a = openSink(target);
+      const b = openSink(target);
+      try {
+        await a.prepare(selectResources(['cars']));
+        await a.lock('first');
+        await expect(sync({ source: sdkPageSource(client), sink: b, resources: ['cars'] })).rejects.toBeInstanceOf(
+          SyncLockedError,
+        );
+        await a.unlock();
+        expect((await sync({ source: sdkPageSource(client), sink: b, resources: ['cars'] })).ok).toBe(true);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it('prunes hard-deleted rows on a full sync when asked, and a dry run writes nothing', async () => {
+      const sink = openSink(url());
+      try {
+        const contact = await client.contacts.create({
+          customerId: (await client.customers.create({ firstName: 'P', lastName: 'Q' })).id,
+          firstName: 'Gone',
+          lastName: 'Soon',
+        });
+        await sync({ source: sdkPageSource(client), sink, resources: ['contacts'] });
+        await client.contacts.delete(contact.id);
+        const dry = await sync({ source: sdkPageSource(client), sink, resources: ['contacts'], dryRun: true });
+        expect(dry.resources[0]).toMatchObject({ status: 'dry-run', mode: 'incremental' });
+        const pruned = await sync({
+          source: sdkPageSource(client),
+          sink,
+          resources: ['contacts'],
+          mode: 'full',
+          prune: true,
+        });
+        expect(pruned.resources[0]?.deleted).toBe(1);
+        const mirror = await sink.readAll(selectResources(['contacts'])[0]!);
+        expect(mirror.map((c) => c.id)).not.toContain(contact.id);
+        expect(mirror).toEqual(await serverState('contacts'));
+      } finally {
+        await sink.close();
+      }
+    });
+  },
+);

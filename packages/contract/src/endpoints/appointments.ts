@@ -1,3 +1,4 @@
+import { defineEndpoint } from '../endpoint.js';
 import {
   V1Appointment,
   V1AppointmentCreate,
@@ -9,7 +10,6 @@ import {
 import { dataResponse, listQueryShape, listResponse, TimestampWithOffset } from '../schemas/common.js';
 import { readScopes, writeScopes } from '../scopes.js';
 import { z } from '../zod.js';
-import { defineEndpoint } from '../endpoint.js';
 import { idParams } from './shared.js';
 
 const read = { all: readScopes('appointments') };

@@ -37,14 +37,24 @@ export const V1AppointmentCreate = z
   })
   .superRefine((b, ctx) => {
     const byType = Number(b.eventType !== undefined) + Number(b.eventTypeId !== undefined);
-    if (byType > 1) ctx.addIssue({ code: 'custom', path: ['eventType'], message: 'Send eventType or eventTypeId, not both' });
+    if (byType > 1)
+      ctx.addIssue({ code: 'custom', path: ['eventType'], message: 'Send eventType or eventTypeId, not both' });
     if (byType > 0 && b.appointmentTypeId !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['appointmentTypeId'], message: 'Send an event type or an appointmentTypeId, not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['appointmentTypeId'],
+        message: 'Send an event type or an appointmentTypeId, not both',
+      });
     }
     if (byType === 0 && b.appointmentTypeId === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['eventType'], message: 'Send one of eventType, eventTypeId or appointmentTypeId' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['eventType'],
+        message: 'Send one of eventType, eventTypeId or appointmentTypeId',
+      });
     }
-    if (Date.parse(b.endAt) <= Date.parse(b.startAt)) ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'endAt must be after startAt' });
+    if (Date.parse(b.endAt) <= Date.parse(b.startAt))
+      ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'endAt must be after startAt' });
   })
   .openapi('V1AppointmentCreate', {
     description:
@@ -74,7 +84,9 @@ export const V1AppointmentType = z
     createdAt: Timestamp.nullable(),
     updatedAt: Timestamp.nullable(),
   })
-  .openapi('V1AppointmentType', { description: 'A saved kind of appointment (e.g. “Spring pick-up”) over an event type' });
+  .openapi('V1AppointmentType', {
+    description: 'A saved kind of appointment (e.g. “Spring pick-up”) over an event type',
+  });
 export type V1AppointmentType = z.infer<typeof V1AppointmentType>;
 
 const appointmentTypeFields = {

@@ -45,11 +45,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     throw error;
   }
   const rateLimiter = await createKeyRateLimiter(config.rateLimit, database.knex);
+  const s3 = s3OptionsFromEnv(process.env);
+  const blobs = s3 ? new S3BlobStore(s3) : config.mediaDir ? new FileBlobStore(config.mediaDir) : new MemoryBlobStore();
   const app = createApp({
     db: database.knex,
     adminToken: config.adminToken,
     logger,
     rateLimiter,
+    blobs,
     isReady: () => ready,
   });
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;

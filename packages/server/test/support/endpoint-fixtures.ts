@@ -73,7 +73,7 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
   ],
   [
     'appointmentTypeId',
-    async (api, ids) =>
+    async (api, _ids) =>
       created(api, '/appointment-types', { name: 'Fixture pick-up', eventTypeId: await eventTypeIdOf(api, 'pick_up') }),
   ],
   [
