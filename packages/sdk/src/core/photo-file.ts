@@ -1,8 +1,8 @@
 import { PHOTO_MAX_BYTES } from '@vsf/contract';
 import { VsfError } from './errors.js';
 
-/** A photo's bytes, wherever they came from. */
-export type PhotoBytes = Uint8Array | ArrayBuffer | Blob;
+/** A photo's bytes, wherever they came from; Node readable streams are async iterables of chunks. */
+export type PhotoBytes = Uint8Array | ArrayBuffer | Blob | AsyncIterable<Uint8Array>;
 
 const EXTENSIONS: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -31,7 +31,22 @@ export function inferContentType(bytes: Uint8Array, filename?: string): string |
 export async function toBytes(file: PhotoBytes): Promise<Uint8Array> {
   if (file instanceof Uint8Array) return file;
   if (file instanceof ArrayBuffer) return new Uint8Array(file);
-  return new Uint8Array(await file.arrayBuffer());
+  if (file instanceof Blob) return new Uint8Array(await file.arrayBuffer());
+  // A stream: read it, but stop as soon as it is over the limit instead of buffering all of it.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of file) {
+    size += chunk.byteLength;
+    if (size > PHOTO_MAX_BYTES) throw new VsfError(`The photo stream is over ${PHOTO_MAX_BYTES} bytes (3 MiB)`);
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** Refuses what the server would refuse, before spending a request on it. */

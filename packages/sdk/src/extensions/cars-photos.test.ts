@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,11 @@ describe('cars.photos.upload', () => {
     );
     await client.cars.photos.upload('car1', { sessionId: 's1', file: JPEG, filename: 'front.jpg' });
     await client.cars.photos.upload('car1', { sessionId: 's1', file: new Blob([JPEG]), filename: 'blob.bin' });
+    await client.cars.photos.upload('car1', {
+      sessionId: 's1',
+      file: Readable.from([JPEG.slice(0, 3), JPEG.slice(3)]),
+      filename: 'stream.jpg',
+    });
     expect(bodies).toEqual([
       {
         sessionId: 's1',
@@ -32,6 +38,12 @@ describe('cars.photos.upload', () => {
       {
         sessionId: 's1',
         filename: 'blob.bin',
+        contentType: 'image/jpeg',
+        base64: Buffer.from(JPEG).toString('base64'),
+      },
+      {
+        sessionId: 's1',
+        filename: 'stream.jpg',
         contentType: 'image/jpeg',
         base64: Buffer.from(JPEG).toString('base64'),
       },

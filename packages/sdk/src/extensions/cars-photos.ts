@@ -14,8 +14,8 @@ type Photo = EndpointResponse<typeof createCarPhoto>['data'];
 /** Hand-written beside the generated `create`/`list`: uploads from bytes or a URL, one photo per request. */
 export class CarsPhotosResourceExtension extends APIResource {
   /**
-   * Uploads one photo into a car event's session. `file` may be a Uint8Array/Buffer, ArrayBuffer or
-   * Blob (for a path, use `photoFromPath` from `@vsf/sdk/node`); filename and type are inferred, and
+   * Uploads one photo into a car event's session. `file` may be a Uint8Array/Buffer, ArrayBuffer, Blob or
+   * readable stream (for a path, use `photoFromPath` from `@vsf/sdk/node`); filename and type are inferred, and
    * photos over 3 MiB or not images are refused before any request. Or pass `sourceUrl`.
    */
   upload(carId: string, upload: PhotoUpload, options?: RequestOptions): APIPromise<Photo> {
