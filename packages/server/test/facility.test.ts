@@ -237,6 +237,20 @@ describe('photos and media', () => {
     expect(res.body.code).toBe('payload_too_large');
   });
 
+  it('serves photos whose names are not ASCII', async () => {
+    const res = await api('POST', `/cars/${carId}/photos`, {
+      body: { sessionId, filename: 'Škoda "front" 🚗.png', contentType: 'image/png', base64: TINY_PNG },
+    });
+    expect(res.status).toBe(201);
+    const media = await fetch(`${server.origin}${res.body.data.url}`, {
+      headers: { authorization: `Bearer ${(await server.createKey(teamId, ['read:cars'])).key}` },
+    });
+    expect(media.status).toBe(200);
+    expect(media.headers.get('content-disposition')).toContain(
+      `filename*=UTF-8''${encodeURIComponent('Škoda "front" 🚗.png')}`,
+    );
+  });
+
   it("refuses another car's session", async () => {
     const otherCar = await newCar();
     const res = await api('POST', `/cars/${otherCar}/photos`, {

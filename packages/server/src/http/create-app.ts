@@ -38,6 +38,10 @@ export interface VsfApp extends Express {
   locals: Express['locals'] & { services: Services };
 }
 
+/** Percent-encodes a header parameter value, including the characters encodeURIComponent leaves. */
+const rfc5987 = (value: string) =>
+  encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
 export function createApp(deps: AppDeps): VsfApp {
   const serviceDeps = {
@@ -95,7 +99,8 @@ export function createApp(deps: AppDeps): VsfApp {
     res.set({
       'Content-Type': row.contentType,
       'Content-Length': String(bytes.byteLength),
-      'Content-Disposition': `inline; filename="${row.filename.replace(/["\\\r\n]/g, '_')}"`,
+      // Headers are Latin-1: an ASCII fallback name, and the real one percent-encoded (RFC 6266).
+      'Content-Disposition': `inline; filename="${row.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${rfc5987(row.filename)}`,
       'Cache-Control': 'private, max-age=3600',
     });
     res.end(Buffer.from(bytes));
