@@ -10,6 +10,7 @@ export * from './endpoints/event-types.js';
 export * from './endpoints/index.js';
 export * from './endpoints/locations.js';
 export * from './endpoints/parking.js';
+export * from './image-type.js';
 export * from './openapi/build-openapi-document.js';
 export * from './schemas/appointment.js';
 export * from './schemas/auth-key.js';

@@ -1,4 +1,4 @@
-import { PHOTO_MAX_BYTES } from '@vsf/contract';
+import { detectImageType, PHOTO_MAX_BYTES } from '@vsf/contract';
 import { VsfError } from './errors.js';
 
 /** A photo's bytes, wherever they came from; Node readable streams are async iterables of chunks. */
@@ -15,15 +15,10 @@ const EXTENSIONS: Record<string, string> = {
   avif: 'image/avif',
 };
 
-/** The image type from magic bytes, else from the file extension. */
+/** The image type from magic bytes (the same check the server makes), else from the file extension. */
 export function inferContentType(bytes: Uint8Array, filename?: string): string | undefined {
-  const at = (o: number, ...v: number[]) => v.every((b, i) => bytes[o + i] === b);
-  const ascii = (o: number, t: string) => at(o, ...[...t].map((c) => c.charCodeAt(0)));
-  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (at(0, 0x89, 0x50, 0x4e, 0x47)) return 'image/png';
-  if (ascii(0, 'GIF8')) return 'image/gif';
-  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'image/webp';
-  if (ascii(4, 'ftyp')) return ascii(8, 'avif') ? 'image/avif' : 'image/heic';
+  const detected = detectImageType(bytes);
+  if (detected) return detected;
   const ext = filename?.split('.').pop()?.toLowerCase();
   return ext ? EXTENSIONS[ext] : undefined;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  contentTypeMatches,
   type createCarPhoto,
+  detectImageType,
   type EndpointBody,
   type EndpointQuery,
   type listCarPhotos,
@@ -10,7 +12,7 @@ import {
 import { ApiHttpError, notFound, validationFailed } from '../errors/api-http-error.js';
 import type { BlobStore } from '../media/blob-store.js';
 import { fetchPublicImage, type PublicFetchDeps } from '../media/fetch-public-image.js';
-import { contentTypeMatches, detectImageType } from '../media/image-type.js';
+
 import { carEventsTable, type MediaRow, mediaTable } from '../repositories/facility-tables.js';
 import { carsTable } from '../repositories/tables.js';
 import type { ListResult } from '../repositories/team-scoped-table.js';
