@@ -1,11 +1,20 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+const shared: Options = {
   entry: ['src/index.ts', 'src/node.ts'],
-  format: ['esm', 'cjs'],
   // tsup's declaration bundler still sets baseUrl, which TypeScript 6 deprecates.
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  clean: true,
   sourcemap: true,
   target: 'node20',
-});
+};
+
+export default defineConfig([
+  { ...shared, format: ['esm'] },
+  {
+    ...shared,
+    format: ['cjs'],
+    // ky and p-retry ship only ES modules; bundling them lets `require('@vsf/sdk')` work where require(esm)
+    // does not (Node before 20.19, Jest's module system).
+    noExternal: ['ky', 'p-retry', 'is-network-error'],
+  },
+]);

@@ -1,6 +1,7 @@
-import type { V1Car, V1Customer } from '@vsf/contract';
+import { apiEndpoints, type V1Car, type V1Customer } from '@vsf/contract';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Page } from '../src/core/page.js';
+import type { APIPromise } from '../src/core/api-promise.js';
+import type { Page, PagePromise } from '../src/core/page.js';
 import { VsfClient } from '../src/generated/vsf-client.js';
 
 // Compile-time checks (vitest typechecks them through tsc in `pnpm typecheck`); the bodies never run requests.
@@ -29,6 +30,23 @@ describe('inferred types', () => {
       client.contacts.create({ customerId: 'c', firstName: 'A', lastName: 'B', role: 'uncle' });
       client.cars.list({ updatedAfter: new Date(), limit: 200, ids: ['a'] });
       client.cars.list({ updatedAfter: '2026-01-01T00:00:00Z' });
+    };
+    expectTypeOf(compileOnly).toBeFunction();
+  });
+
+  it('types client.request() by the endpoint declaration', () => {
+    expectTypeOf(client.request(apiEndpoints.listCars, { query: { limit: 200 } })).toEqualTypeOf<PagePromise<V1Car>>();
+    expectTypeOf(client.request(apiEndpoints.getCar, { params: { carId: 'c' } })).toEqualTypeOf<APIPromise<V1Car>>();
+    expectTypeOf(client.request(apiEndpoints.listCustomers).withResponse()).resolves.toHaveProperty('response');
+    const compileOnly = () => {
+      // @ts-expect-error getCar needs its carId
+      client.request(apiEndpoints.getCar);
+      // @ts-expect-error the path parameter is carId
+      client.request(apiEndpoints.getCar, { params: { id: 'c' } });
+      // @ts-expect-error not a query parameter of listCars
+      client.request(apiEndpoints.listCars, { query: { colour: 'red' } });
+      // @ts-expect-error a wrong body field
+      client.request(apiEndpoints.createCar, { body: { year: 2000, make: 'A', model: 'B', wheels: 4 } });
     };
     expectTypeOf(compileOnly).toBeFunction();
   });

@@ -3,6 +3,7 @@ import ky from 'ky';
 import pRetry, { AbortError } from 'p-retry';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { type ClientOptions, env, type RequestOptions } from './client-options.js';
+import type { EndpointPromise, RequestArgsFor } from './endpoint-types.js';
 import { ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
 import { consoleLogger, type Logger, levelledLogger, parseLogLevel } from './logger.js';
 import { Page, type PageBody, PagePromise } from './page.js';
@@ -24,6 +25,9 @@ export interface CredentialConfig {
   baseUrlEnv: string;
   describe: string;
 }
+
+/** The keys of `T` a caller must give. */
+type PickRequired<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const VERSION = '0.1.0';
@@ -58,13 +62,28 @@ export class BaseClient {
     this.log = levelledLogger(level, options.logger ?? consoleLogger, [credential]);
   }
 
-  /** Calls any endpoint of the contract and resolves to its wire body (`{data}` or the list shape). */
-  request<T = unknown>(
+  /**
+   * Calls any endpoint of the contract, resolving exactly as its generated method does: a paginated endpoint
+   * to a `Page`, any other to the record unwrapped from `data`. For code that handles endpoints generically:
+   * `await client.request(apiEndpoints.listCars, { query: { limit: 200 } }).withResponse()`.
+   */
+  request<E extends EndpointDefinition>(
+    endpoint: E,
+    ...rest: keyof PickRequired<RequestArgsFor<E>> extends never
+      ? [args?: RequestArgsFor<E>, options?: RequestOptions]
+      : [args: RequestArgsFor<E>, options?: RequestOptions]
+  ): EndpointPromise<E>;
+  /**
+   * The same call with a result type of your own, `client.request<MyType>(endpoint, args)`, for endpoints only
+   * known at run time. Only with an explicit type argument, so the typed form above stays strict.
+   */
+  request<T = never>(
     endpoint: EndpointDefinition,
-    args: RequestArgs = {},
-    options: RequestOptions = {},
-  ): APIPromise<T> {
-    return new APIPromise(this.send(endpoint, args, options, (body) => body as T));
+    args: [T] extends [never] ? never : RequestArgs,
+    options?: RequestOptions,
+  ): APIPromise<T>;
+  request(endpoint: EndpointDefinition, args: RequestArgs = {}, options: RequestOptions = {}): APIPromise<unknown> {
+    return endpoint.paginated ? this.requestPage(endpoint, args, options) : this.requestData(endpoint, args, options);
   }
 
   /** Single-record endpoints resolve to the record itself, unwrapped from `data`. */

@@ -1,3 +1,4 @@
+import { apiEndpoints } from '@vsf/contract';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -106,6 +107,30 @@ describe('responses', () => {
     expect(url?.searchParams.get('updatedAfter')).toBe('2026-01-02T03:04:05.000Z');
     expect(url?.searchParams.get('ids')).toBe('a,b');
     expect(url?.searchParams.get('includeDeleted')).toBe('true');
+  });
+});
+
+describe('request()', () => {
+  it('calls any declared endpoint: a Page for lists (with the Date header), the record otherwise', async () => {
+    server.use(
+      http.get(`${BASE}/cars`, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        return HttpResponse.json(
+          { data: [car(`c${page}`)], page, limit: 1, total: 2 },
+          { headers: { date: 'Mon, 23 Nov 2026 05:00:00 GMT' } },
+        );
+      }),
+      http.get(`${BASE}/cars/:id`, ({ params }) => HttpResponse.json({ data: car(String(params.id)) })),
+    );
+    const c = client();
+    const { data: page, response } = await c.request(apiEndpoints.listCars, { query: { limit: 1 } }).withResponse();
+    expect(response.headers.get('date')).toBe('Mon, 23 Nov 2026 05:00:00 GMT');
+    expect(page).toMatchObject({ page: 1, limit: 1, total: 2 });
+    expect((await page.nextPage()).data).toEqual([car('c2')]);
+    const ids: string[] = [];
+    for await (const item of c.request(apiEndpoints.listCars, { query: { limit: 1 } })) ids.push(item.id);
+    expect(ids).toEqual(['c1', 'c2']);
+    expect(await c.request(apiEndpoints.getCar, { params: { carId: 'x1' } })).toEqual(car('x1'));
   });
 });
 
