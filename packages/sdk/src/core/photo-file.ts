@@ -4,6 +4,42 @@ import { VsfError } from './errors.js';
 /** A photo's bytes, wherever they came from; Node readable streams are async iterables of chunks. */
 export type PhotoBytes = Uint8Array | ArrayBuffer | Blob | AsyncIterable<Uint8Array>;
 
+/** What `upload` takes as `file`: bytes, or a file path once `@vsf/sdk/node` has been imported. */
+export type PhotoSource = PhotoBytes | string;
+
+/** Opens a path as a stream of bytes; installed by `@vsf/sdk/node`, since the core imports nothing from Node. */
+export type PathOpener = (path: string) => AsyncIterable<Uint8Array>;
+
+// A global symbol, not a module variable: the ESM and CommonJS builds of the SDK may both be loaded in one process.
+const PATH_OPENER = Symbol.for('@vsf/sdk.openPhotoPath');
+type WithOpener = { [PATH_OPENER]?: PathOpener };
+
+/** @internal Called by `@vsf/sdk/node` when imported. */
+export function installPathOpener(opener: PathOpener): void {
+  (globalThis as WithOpener)[PATH_OPENER] = opener;
+}
+
+function openPath(path: string): AsyncIterable<Uint8Array> {
+  const opener = (globalThis as WithOpener)[PATH_OPENER];
+  if (!opener) {
+    throw new VsfError(
+      `Cannot read ${path}: file paths need Node. Add \`import '@vsf/sdk/node'\` once, or pass the bytes, a Blob or a stream`,
+    );
+  }
+  return opener(path);
+}
+
+/** The file name a source carries, if any: a path, a `File`, or a Node file stream's `path`. */
+export function sourceFilename(file: PhotoSource): string | undefined {
+  const path =
+    typeof file === 'string'
+      ? file
+      : typeof Blob !== 'undefined' && file instanceof Blob && 'name' in file
+        ? String(file.name)
+        : (file as { path?: unknown }).path;
+  return typeof path === 'string' && path ? path.split(/[\\/]/).pop() || undefined : undefined;
+}
+
 const EXTENSIONS: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -23,7 +59,9 @@ export function inferContentType(bytes: Uint8Array, filename?: string): string |
   return ext ? EXTENSIONS[ext] : undefined;
 }
 
-export async function toBytes(file: PhotoBytes): Promise<Uint8Array> {
+export async function toBytes(source: PhotoSource): Promise<Uint8Array> {
+  // A path is streamed, so a huge file is refused at the limit rather than read whole.
+  const file = typeof source === 'string' ? openPath(source) : source;
   if (file instanceof Uint8Array) return file;
   if (file instanceof ArrayBuffer) return new Uint8Array(file);
   if (file instanceof Blob) return new Uint8Array(await file.arrayBuffer());

@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -59,6 +62,30 @@ describe('cars.photos.upload', () => {
     await expect(
       client.cars.photos.upload('car1', { sessionId: 's', file: new Uint8Array([1, 2]), filename: 'notes.txt' }),
     ).rejects.toBeInstanceOf(VsfError);
+  });
+
+  it('takes a file path once @vsf/sdk/node is imported, naming the photo after the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vsf-photo-'));
+    const path = join(dir, 'front-left.jpg');
+    await writeFile(path, JPEG);
+    await expect(client.cars.photos.upload('car1', { sessionId: 's1', file: path })).rejects.toThrow(
+      /import '@vsf\/sdk\/node'/,
+    );
+    await import('../node.js');
+    let body: unknown;
+    server.use(
+      http.post(`${BASE}/cars/:carId/photos`, async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ data: { id: 'p3' } }, { status: 201 });
+      }),
+    );
+    await client.cars.photos.upload('car1', { sessionId: 's1', file: path });
+    expect(body).toEqual({
+      sessionId: 's1',
+      filename: 'front-left.jpg',
+      contentType: 'image/jpeg',
+      base64: Buffer.from(JPEG).toString('base64'),
+    });
   });
 
   it('passes a sourceUrl through for the server to fetch', async () => {

@@ -3,10 +3,10 @@ import type { APIPromise } from '../core/api-promise.js';
 import { APIPromise as Promised } from '../core/api-promise.js';
 import { APIResource } from '../core/api-resource.js';
 import type { RequestOptions } from '../core/client-options.js';
-import { base64, checkPhoto, inferContentType, type PhotoBytes, toBytes } from '../core/photo-file.js';
+import { base64, checkPhoto, inferContentType, type PhotoSource, sourceFilename, toBytes } from '../core/photo-file.js';
 
 export type PhotoUpload =
-  | { sessionId: string; file: PhotoBytes; filename?: string; contentType?: string }
+  | { sessionId: string; file: PhotoSource; filename?: string; contentType?: string }
   | { sessionId: string; sourceUrl: string; filename?: string; contentType?: string };
 
 type Photo = EndpointResponse<typeof createCarPhoto>['data'];
@@ -14,9 +14,9 @@ type Photo = EndpointResponse<typeof createCarPhoto>['data'];
 /** Hand-written beside the generated `create`/`list`: uploads from bytes or a URL, one photo per request. */
 export class CarsPhotosResourceExtension extends APIResource {
   /**
-   * Uploads one photo into a car event's session. `file` may be a Uint8Array/Buffer, ArrayBuffer, Blob or
-   * readable stream (for a path, use `photoFromPath` from `@vsf/sdk/node`); filename and type are inferred, and
-   * photos over 3 MiB or not images are refused before any request. Or pass `sourceUrl`.
+   * Uploads one photo into a car event's session. `file` may be a Uint8Array/Buffer, ArrayBuffer, Blob, readable
+   * stream, or a file path once `@vsf/sdk/node` is imported; filename and type are inferred (name, magic bytes,
+   * extension), and photos over 3 MiB or not images are refused before any request. Or pass `sourceUrl`.
    */
   upload(carId: string, upload: PhotoUpload, options?: RequestOptions): APIPromise<Photo> {
     const body = (async () => {
@@ -26,8 +26,7 @@ export class CarsPhotosResourceExtension extends APIResource {
         return { sessionId: upload.sessionId, filename, contentType, sourceUrl: upload.sourceUrl };
       }
       const bytes = await toBytes(upload.file);
-      const filename =
-        upload.filename ?? (upload.file instanceof Blob && 'name' in upload.file ? String(upload.file.name) : 'photo');
+      const filename = upload.filename ?? sourceFilename(upload.file) ?? 'photo';
       const contentType = checkPhoto(bytes, filename, upload.contentType ?? inferContentType(bytes, filename));
       return { sessionId: upload.sessionId, filename, contentType, base64: base64(bytes) };
     })();
