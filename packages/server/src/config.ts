@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type MessagingConfig, messagingFromEnv } from './providers/messaging/messaging-config.js';
 import { type RateLimitConfig, rateLimitFromEnv } from './rate-limit/key-rate-limiter.js';
 
 export interface ServerConfig {
@@ -14,6 +15,8 @@ export interface ServerConfig {
   mediaDir: string | undefined;
   logLevel: string;
   rateLimit: RateLimitConfig;
+  /** Which providers deliver email and SMS; the local outbox unless configured. */
+  messaging: MessagingConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -40,5 +43,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mediaDir: env.VSF_MEDIA_DIR ?? (dataDir === 'memory://' ? undefined : join(dataDir, '..', 'media')),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     rateLimit: rateLimitFromEnv(env, databaseUrl !== undefined),
+    messaging: messagingFromEnv(env),
   };
 }

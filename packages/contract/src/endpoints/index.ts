@@ -1,13 +1,17 @@
 import * as admin from './admin.js';
 import * as appointments from './appointments.js';
 import * as auth from './auth.js';
+import * as campaigns from './campaigns.js';
 import * as carEvents from './car-events.js';
 import * as cars from './cars.js';
+import * as communications from './communications.js';
 import * as contacts from './contacts.js';
 import * as customers from './customers.js';
 import * as eventTypes from './event-types.js';
 import * as locations from './locations.js';
+import * as marketingCalendar from './marketing-calendar.js';
 import * as parking from './parking.js';
+import * as templates from './templates.js';
 
 /** Keys, cars, customers, contacts, locations and event types. */
 export const coreEndpoints = {
@@ -26,6 +30,12 @@ export const facilityEndpoints = {
   ...appointments,
 } as const;
 
+/** Threads and messages with customers. */
+export const communicationsEndpoints = { ...communications } as const;
+
+/** Campaigns (audiences, content steps, sends), templates and the marketing calendar. */
+export const campaignsEndpoints = { ...campaigns, ...templates, ...marketingCalendar } as const;
+
 /**
  * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
  * the server's handler map and the SDK follow from it.
@@ -33,6 +43,8 @@ export const facilityEndpoints = {
 export const apiEndpoints = {
   ...coreEndpoints,
   ...facilityEndpoints,
+  ...communicationsEndpoints,
+  ...campaignsEndpoints,
 } as const;
 
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
@@ -40,5 +52,7 @@ export const adminEndpoints = { ...admin } as const;
 
 export type CoreEndpoints = typeof coreEndpoints;
 export type FacilityEndpoints = typeof facilityEndpoints;
+export type CommunicationsEndpoints = typeof communicationsEndpoints;
+export type CampaignsEndpoints = typeof campaignsEndpoints;
 export type ApiEndpoints = typeof apiEndpoints;
 export type AdminEndpoints = typeof adminEndpoints;

@@ -7,6 +7,8 @@ import { pinoHttp } from 'pino-http';
 import { notFound } from '../errors/api-http-error.js';
 import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
+import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
+import { createMessagingProviders, OUTBOX_MESSAGING } from '../providers/messaging/messaging-config.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { createLogger } from '../runtime/logger.js';
 import { requireScopes } from '../services/auth-service.js';
@@ -30,6 +32,8 @@ export interface AppDeps {
   fetchDeps?: PublicFetchDeps;
   /** Per-key request limit; none when absent (tests and benchmarks of other layers). */
   rateLimiter?: KeyRateLimiter;
+  /** Email and SMS delivery; the local outbox when absent. */
+  messaging?: MessagingProviders;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
   isReady?: () => boolean;
 }
@@ -49,6 +53,7 @@ export function createApp(deps: AppDeps): VsfApp {
     now: deps.now ?? (() => new Date()),
     blobs: deps.blobs ?? new MemoryBlobStore(),
     fetchDeps: deps.fetchDeps,
+    messaging: deps.messaging ?? createMessagingProviders(OUTBOX_MESSAGING, deps.logger),
   };
   const services = createServices(serviceDeps);
   const bindOptions = {

@@ -8,6 +8,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
 import { FileBlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import { S3BlobStore, s3OptionsFromEnv } from '../media/s3-blob-store.js';
+import { createMessagingProviders } from '../providers/messaging/messaging-config.js';
 import { createKeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { bootstrapDemoTeam, type DemoCredentials } from './bootstrap-demo-team.js';
 import { createLogger } from './logger.js';
@@ -53,6 +54,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     logger,
     rateLimiter,
     blobs,
+    messaging: createMessagingProviders(config.messaging, logger),
     isReady: () => ready,
   });
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;

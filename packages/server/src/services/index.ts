@@ -1,18 +1,28 @@
+import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { AppointmentsService } from './appointments-service.js';
 import { AuthService } from './auth-service.js';
+import { CampaignsService } from './campaigns-service.js';
 import { CarEventsService } from './car-events-service.js';
 import { CarsService } from './cars-service.js';
+import { CommunicationsService } from './communications-service.js';
 import { ContactsService } from './contacts-service.js';
 import { CustomersService } from './customers-service.js';
 import { EventTypesService } from './event-types-service.js';
 import { LocationsService } from './locations-service.js';
+import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { ParkingService } from './parking-service.js';
 import { type MediaDeps, PhotosService } from './photos-service.js';
 import { TeamsService } from './teams-service.js';
+import { TemplatesService } from './templates-service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices(deps: MediaDeps) {
+/** Everything the services need: the database, clock, media bytes and message providers. */
+export interface AllServiceDeps extends MediaDeps {
+  messaging: MessagingProviders;
+}
+
+export function createServices(deps: AllServiceDeps) {
   return {
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
@@ -25,5 +35,9 @@ export function createServices(deps: MediaDeps) {
     carEvents: new CarEventsService(deps),
     photos: new PhotosService(deps),
     appointments: new AppointmentsService(deps),
+    communications: new CommunicationsService(deps),
+    templates: new TemplatesService(deps),
+    campaigns: new CampaignsService(deps),
+    marketingCalendar: new MarketingCalendarService(deps),
   };
 }

@@ -1,5 +1,7 @@
 import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
 import type { Knex } from 'knex';
+import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
+import { type MessagingConfig, OUTBOX_MESSAGING } from '../providers/messaging/messaging-config.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from '../rate-limit/key-rate-limiter.js';
 import { startServer } from '../runtime/start-server.js';
 import { migratedPglite } from './migrated-pglite.js';
@@ -11,6 +13,8 @@ export interface TestServerOptions {
   useEnvDatabase?: boolean;
   /** Per-key limit; generous by default so suites never hit it by accident. */
   rateLimit?: Partial<RateLimitConfig>;
+  /** Email and SMS providers; the local outbox by default. */
+  messaging?: MessagingConfig;
 }
 
 export interface TestServer {
@@ -23,6 +27,8 @@ export interface TestServer {
   engine: 'pglite' | 'postgres';
   /** The server's own database handle, for assertions on what was (not) stored. */
   db: Knex;
+  /** The server's email and SMS providers (the outbox ones keep their deliveries for inspection). */
+  messaging: MessagingProviders;
   createTeam(name?: string): Promise<AdminTeam>;
   createKey(
     teamId: string,
@@ -53,6 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       mediaDir: undefined,
       logLevel: 'silent',
       rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, ...options.rateLimit },
+      messaging: options.messaging ?? OUTBOX_MESSAGING,
     },
     { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },
   );
@@ -84,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     adminToken,
     engine: running.database.engine,
     db: running.database.knex,
+    messaging: running.app.locals.services.communications.providers,
     createTeam,
     createKey,
     async createTeamWithKey(scopes) {

@@ -1,4 +1,5 @@
 import type { ApiCaller } from './api-caller.js';
+import { communicationsFixtures, communicationsRecordFactories } from './communications-fixtures.js';
 
 /**
  * What the contract-driven suites (scope matrix, tenant isolation) need to call each endpoint as a
@@ -93,6 +94,7 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
       return (res.body as { data: { id: string }[] }).data[0]?.id as string;
     },
   ],
+  ...communicationsRecordFactories,
 ];
 
 async function eventTypeIdOf(api: ApiCaller, value: string): Promise<string> {
@@ -163,12 +165,14 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   getAppointmentType: {},
   createAppointmentType: { body: { name: 'Consultation', eventTypeId: '{{eventTypeId}}' }, noRecordIds: true },
   updateAppointmentType: { body: { durationMinutes: 30 } },
+  ...communicationsFixtures,
 };
 
 /** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */
 export function fillIds(value: unknown, ids: Record<string, string>): unknown {
   if (typeof value === 'string') {
-    return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    // Only `{{somethingId}}`: template bodies carry `{{firstName}}`-style variables of their own.
+    return value.replace(/\{\{(\w+Id)\}\}/g, (_, name: string) => {
       const id = ids[name];
       if (!id) throw new Error(`fixture needs a ${name}; add a record factory for it`);
       return id;

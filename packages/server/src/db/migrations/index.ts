@@ -4,6 +4,8 @@ import * as core from './001-core.js';
 import * as facility from './002-facility.js';
 import * as appointments from './003-appointments.js';
 import * as idempotency from './010-idempotency.js';
+import * as communications from './011-communications.js';
+import * as campaigns from './012-campaigns.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
 const migrations: Record<string, Knex.Migration> = {
@@ -11,6 +13,8 @@ const migrations: Record<string, Knex.Migration> = {
   '002-facility': facility,
   '003-appointments': appointments,
   '010-idempotency': idempotency,
+  '011-communications': communications,
+  '012-campaigns': campaigns,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

@@ -1,5 +1,7 @@
 import type { ApiEndpoints } from '@vsf/contract';
 import type { HandlerMap } from '../handler.js';
+import { campaignsHandlers } from './campaigns-handlers.js';
+import { communicationsHandlers } from './communications-handlers.js';
 import { coreHandlers } from './core-handlers.js';
 import { facilityHandlers } from './facility-handlers.js';
 
@@ -7,4 +9,6 @@ import { facilityHandlers } from './facility-handlers.js';
 export const apiHandlers: HandlerMap<ApiEndpoints> = {
   ...coreHandlers,
   ...facilityHandlers,
+  ...communicationsHandlers,
+  ...campaignsHandlers,
 };

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CommunicationChannel,
+  type createCommunicationMessage,
+  type createCommunicationThread,
+  type EndpointBody,
+  type EndpointQuery,
+  type listCommunicationMessages,
+  type listCommunicationThreads,
+  mediaIdOf,
+  type updateCommunicationMessage,
+  type updateCommunicationThread,
+  type V1CommunicationMessage,
+  type V1CommunicationThread,
+  type V1Customer,
+} from '@vsf/contract';
+import { conflict, notFound, type ValidationDetail, validationFailed } from '../errors/api-http-error.js';
+import { messagesTable, threadsTable } from '../repositories/communication-tables.js';
+import { mediaTable } from '../repositories/facility-tables.js';
+import { customersTable } from '../repositories/tables.js';
+import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
+import { checkReferences } from './check-references.js';
+import { type DeliveryDeps, deliverMessage } from './message-delivery.js';
+
+/** The customer's address on a channel, or a 400 saying what to add. */
+export function addressOf(customer: V1Customer, channel: CommunicationChannel): string | undefined {
+  return (channel === 'email' ? customer.email : customer.phone)?.trim() || undefined;
+}
+
+/** Team-owned media paths must exist; external URLs were checked for `https:` by the schema. */
+export async function checkMediaUrls(
+  db: Executor,
+  teamId: string,
+  urls: readonly string[] | undefined,
+  path = 'mediaUrls',
+) {
+  const problems: ValidationDetail[] = [];
+  for (const [index, url] of (urls ?? []).entries()) {
+    const id = mediaIdOf(url);
+    if (id && !(await mediaTable.exists(db, teamId, id)))
+      problems.push({ path: `${path}.${index}`, message: `${url} is not a media file of this team` });
+  }
+  if (problems.length > 0) throw validationFailed(problems);
+}
+
+export interface NewMessage {
+  body?: string | null | undefined;
+  subject?: string | null | undefined;
+  htmlBody?: string | null | undefined;
+  textBody?: string | null | undefined;
+  mediaUrls?: string[] | undefined;
+  campaignSendId?: string | null;
+}
+
+export class CommunicationsService {
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  /** The email and SMS providers messages go through. */
+  get providers() {
+    return this.deps.messaging;
+  }
+
+  listThreads(
+    teamId: string,
+    query: EndpointQuery<typeof listCommunicationThreads>,
+  ): Promise<ListResult<V1CommunicationThread>> {
+    return threadsTable.list(this.deps.db, teamId, query, (q) => {
+      if (query.customerId) q.where('communication_threads.customer_id', query.customerId);
+      if (query.channel) q.where('communication_threads.channel', query.channel);
+    });
+  }
+
+  async getThread(teamId: string, id: string): Promise<V1CommunicationThread> {
+    const thread = await threadsTable.findById(this.deps.db, teamId, id);
+    if (!thread) throw notFound('Thread');
+    return thread;
+  }
+
+  async createThread(
+    teamId: string,
+    body: EndpointBody<typeof createCommunicationThread>,
+  ): Promise<V1CommunicationThread> {
+    await checkReferences(this.deps.db, teamId, [
+      { path: 'customerId', id: body.customerId, table: customersTable, resource: 'Customer' },
+    ]);
+    return threadsTable.insert(
+      this.deps.db,
+      teamId,
+      {
+        id: randomUUID(),
+        customerId: body.customerId,
+        channel: body.channel,
+        subject: body.subject ?? null,
+        lastMessageAt: null,
+      },
+      this.deps.now(),
+    );
+  }
+
+  /** The customer's newest thread on a channel, or a new one (campaign sends write into it). */
+  async threadFor(teamId: string, customerId: string, channel: CommunicationChannel, subject: string | null) {
+    const row = await threadsTable
+      .scoped(this.deps.db, teamId)
+      .where({ 'communication_threads.customer_id': customerId, 'communication_threads.channel': channel })
+      .orderBy([
+        { column: 'communication_threads.updated_at', order: 'desc' },
+        { column: 'communication_threads.id', order: 'desc' },
+      ])
+      .first();
+    if (row) return threadsTable.toRecord(row);
+    return threadsTable.insert(
+      this.deps.db,
+      teamId,
+      { id: randomUUID(), customerId, channel, subject, lastMessageAt: null },
+      this.deps.now(),
+    );
+  }
+
+  async updateThread(
+    teamId: string,
+    id: string,
+    body: EndpointBody<typeof updateCommunicationThread>,
+  ): Promise<V1CommunicationThread> {
+    const updated = await threadsTable.update(this.deps.db, teamId, id, body, this.deps.now());
+    if (!updated) throw notFound('Thread');
+    return updated;
+  }
+
+  async listMessages(
+    teamId: string,
+    threadId: string,
+    query: EndpointQuery<typeof listCommunicationMessages>,
+  ): Promise<ListResult<V1CommunicationMessage>> {
+    await this.getThread(teamId, threadId);
+    return messagesTable.list(this.deps.db, teamId, query, (q) => {
+      q.where('communication_messages.thread_id', threadId);
+      if (query.status) q.where('communication_messages.status', query.status);
+    });
+  }
+
+  async getMessage(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
+    const message = await messagesTable.findById(this.deps.db, teamId, id);
+    if (!message || message.threadId !== threadId) throw notFound('Message');
+    return message;
+  }
+
+  async createMessage(
+    teamId: string,
+    threadId: string,
+    body: EndpointBody<typeof createCommunicationMessage>,
+  ): Promise<V1CommunicationMessage> {
+    const thread = await this.getThread(teamId, threadId);
+    const draft = await this.writeDraft(teamId, thread, body);
+    return body.send ? ((await deliverMessage(this.deps, teamId, draft)) ?? draft) : draft;
+  }
+
+  /** Stores a draft in a thread; 400 (nothing stored) when the customer has no address for the channel. */
+  async writeDraft(
+    teamId: string,
+    thread: V1CommunicationThread,
+    content: NewMessage,
+  ): Promise<V1CommunicationMessage> {
+    const db = this.deps.db;
+    const customer = (await customersTable.findById(db, teamId, thread.customerId)) as V1Customer;
+    const to = addressOf(customer, thread.channel);
+    if (!to) {
+      const field = thread.channel === 'email' ? 'email address' : 'phone number';
+      throw validationFailed([
+        {
+          path: 'threadId',
+          message: `The customer has no ${field} for this ${thread.channel} thread; add one with PATCH /customers/${customer.id}`,
+        },
+      ]);
+    }
+    await checkMediaUrls(db, teamId, content.mediaUrls);
+    const now = this.deps.now();
+    const message = await messagesTable.insert(
+      db,
+      teamId,
+      {
+        id: randomUUID(),
+        threadId: thread.id,
+        customerId: thread.customerId,
+        channel: thread.channel,
+        direction: 'outbound',
+        from: null,
+        to,
+        body: content.body ?? null,
+        subject: content.subject ?? (thread.channel === 'email' ? thread.subject : null),
+        htmlBody: content.htmlBody ?? null,
+        textBody: content.textBody ?? null,
+        mediaUrls: content.mediaUrls ?? [],
+        status: 'draft',
+        provider: null,
+        providerMessageSid: null,
+        error: null,
+        campaignSendId: content.campaignSendId ?? null,
+        sentAt: null,
+      },
+      now,
+    );
+    await threadsTable.update(db, teamId, thread.id, { lastMessageAt: now.toISOString() }, now);
+    return message;
+  }
+
+  async updateMessage(
+    teamId: string,
+    threadId: string,
+    id: string,
+    body: EndpointBody<typeof updateCommunicationMessage>,
+  ): Promise<V1CommunicationMessage> {
+    const message = await this.getMessage(teamId, threadId, id);
+    if (message.status !== 'draft')
+      throw conflict(`The message is ${message.status}, not a draft; write a new message instead`);
+    await checkMediaUrls(this.deps.db, teamId, body.mediaUrls);
+    return (await messagesTable.update(this.deps.db, teamId, id, body, this.deps.now())) as V1CommunicationMessage;
+  }
+
+  async sendMessage(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
+    const message = await this.getMessage(teamId, threadId, id);
+    const delivered = message.status === 'sent' ? undefined : await deliverMessage(this.deps, teamId, message);
+    if (delivered) return delivered;
+    const now = await this.getMessage(teamId, threadId, id);
+    if (now.status === 'sent') return now;
+    throw conflict('The message is already with its provider; wait for it to be sent or fail');
+  }
+}
