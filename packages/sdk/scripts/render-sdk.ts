@@ -56,7 +56,8 @@ function method(e: EndpointDefinition): string[] {
   const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   const args = params.map((p) => `${p}: string`);
   if (e.body) args.push(`body: EndpointBodyInput<typeof ${id}>`);
-  if (e.query) args.push(`query: EndpointQueryInput<typeof ${id}> = {}`);
+  // A query with required parameters (e.g. a calendar window) is a required argument.
+  if (e.query) args.push(`query: EndpointQueryInput<typeof ${id}>${e.query.safeParse({}).success ? ' = {}' : ''}`);
   args.push('options?: RequestOptions');
   const callArgs = [
     params.length ? `params: { ${params.join(', ')} }` : '',

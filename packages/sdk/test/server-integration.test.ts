@@ -192,6 +192,87 @@ describe('SDK against the reference server', () => {
     expect((await client.appointments.cancel(appointment.id)).status).toBe('cancelled');
   });
 
+  it('writes to customers and runs a campaign through threads, templates, audiences, steps and sends', async () => {
+    const customer = await client.customers.create({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+    });
+    const preferences = { invoices: false, estimates: false, scheduling: false, carUpdates: false, contracts: false };
+    await client.contacts.create({
+      customerId: customer.id,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      communicationPreferences: { ...preferences, socialEvents: false, marketing: true },
+    });
+    const thread = await client.communicationThreads.create({ customerId: customer.id, channel: 'email' });
+    expect((await client.communicationThreads.get(thread.id)).channel).toBe('email');
+    expect((await client.communicationThreads.update(thread.id, { subject: 'Storage' })).subject).toBe('Storage');
+    expect((await client.communicationThreads.list({ customerId: customer.id })).total).toBe(1);
+    const draft = await client.communicationThreads.messages.create(thread.id, { body: 'Draft' });
+    expect(draft.status).toBe('draft');
+    expect((await client.communicationThreads.messages.update(thread.id, draft.id, { body: 'Final' })).body).toBe(
+      'Final',
+    );
+    expect((await client.communicationThreads.messages.send(thread.id, draft.id)).status).toBe('sent');
+    expect((await client.communicationThreads.messages.get(thread.id, draft.id)).provider).toBe('outbox');
+    expect((await client.communicationThreads.messages.list(thread.id, { status: 'sent' })).total).toBe(1);
+
+    const template = await client.marketing.templates.create({
+      name: 'Hi',
+      channel: 'email',
+      body: 'Hi {{firstName}}',
+    });
+    expect((await client.marketing.templates.get(template.id)).variables).toEqual(['firstName']);
+    expect((await client.marketing.templates.update(template.id, { subject: 'Hello' })).subject).toBe('Hello');
+    expect((await client.marketing.templates.list({ channel: 'email' })).total).toBeGreaterThan(0);
+    const campaign = await client.marketing.campaigns.create({ name: 'Spring' });
+    expect((await client.marketing.campaigns.get(campaign.id)).status).toBe('draft');
+    expect((await client.marketing.campaigns.update(campaign.id, { status: 'active' })).status).toBe('active');
+    expect((await client.marketing.campaigns.list({ status: 'active' })).total).toBe(1);
+    const audience = await client.marketing.campaigns.audiences.create(campaign.id, {
+      name: 'Ada',
+      filter: { customerIds: [customer.id] },
+    });
+    expect((await client.marketing.campaigns.audiences.get(campaign.id, audience.id)).filter.customerIds).toEqual([
+      customer.id,
+    ]);
+    expect(
+      (await client.marketing.campaigns.audiences.update(campaign.id, audience.id, { name: 'Just Ada' })).name,
+    ).toBe('Just Ada');
+    expect((await client.marketing.campaigns.audiences.list(campaign.id)).total).toBe(1);
+    const step = await client.marketing.campaigns.content.create(campaign.id, {
+      type: 'email',
+      name: 'Invite',
+      templateId: template.id,
+      scheduledAt: '2031-01-10T09:00:00Z',
+    });
+    expect((await client.marketing.campaigns.content.get(campaign.id, step.id)).content?.body).toBe('Hi {{firstName}}');
+    expect((await client.marketing.campaigns.content.update(campaign.id, step.id, { order: 5 })).order).toBe(5);
+    expect((await client.marketing.campaigns.content.list(campaign.id)).total).toBe(1);
+    const calendar = await client.marketing.calendar({ from: '2031-01-01T00:00:00Z', to: '2031-02-01T00:00:00Z' });
+    expect(calendar.map((e) => e.id)).toEqual([step.id]);
+    const send = await client.marketing.campaigns.sends.create(campaign.id, {
+      contentStepId: step.id,
+      audienceId: audience.id,
+    });
+    expect(send.sentCount).toBe(1);
+    expect((await client.marketing.campaigns.sends.get(campaign.id, send.id)).status).toBe('completed');
+    expect((await client.marketing.campaigns.sends.list(campaign.id)).total).toBe(1);
+
+    const scratch = await client.marketing.campaigns.create({ name: 'Scratch' });
+    const spareAudience = await client.marketing.campaigns.audiences.create(scratch.id, { name: 'All' });
+    expect((await client.marketing.campaigns.audiences.delete(scratch.id, spareAudience.id)).deleted).toBe(true);
+    const spareStep = await client.marketing.campaigns.content.create(scratch.id, {
+      type: 'sms',
+      name: 'S',
+      content: { body: 'x' },
+    });
+    expect((await client.marketing.campaigns.content.delete(scratch.id, spareStep.id)).deleted).toBe(true);
+    expect((await client.marketing.campaigns.delete(scratch.id)).deleted).toBe(true);
+    expect((await client.marketing.templates.delete(template.id)).deleted).toBe(true);
+  });
+
   it('called every generated method of VsfClient', () => {
     const expected = (Object.values(apiEndpoints) as EndpointDefinition[]).map((e) =>
       [...e.sdk.namespace, e.sdk.method].join('.'),

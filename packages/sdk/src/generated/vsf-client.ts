@@ -821,7 +821,7 @@ export class MarketingResource extends APIResource {
    *
    * `GET /marketing/calendar` — scopes: one of `read:campaigns`, `read:social-events`
    */
-  calendar(query: EndpointQueryInput<typeof getMarketingCalendar> = {}, options?: RequestOptions): APIPromise<DataOf<typeof getMarketingCalendar>> {
+  calendar(query: EndpointQueryInput<typeof getMarketingCalendar>, options?: RequestOptions): APIPromise<DataOf<typeof getMarketingCalendar>> {
     return this._client.requestData(getMarketingCalendar, { query }, options);
   }
 }
