@@ -213,6 +213,22 @@ describe('threads and messages with the outbox provider', () => {
     expect(await messageCount(outboxServer, threadId)).toBe(0);
   });
 
+  it('sends a draft to the customer’s address of the moment, refusing when it is gone', async () => {
+    const customerId = await customerWith(api, { email: 'old@example.com' });
+    const threadId = await thread(api, customerId, 'email');
+    const draft = await api('POST', `/communication-threads/${threadId}/messages`, { body: { body: 'Later' } });
+    await api('PATCH', `/customers/${customerId}`, { body: { email: 'new@example.com' } });
+    const sent = await api('POST', `/communication-threads/${threadId}/messages/${draft.body.data.id}/send`);
+    expect(sent.body.data).toMatchObject({ status: 'sent', to: 'new@example.com' });
+
+    const second = await api('POST', `/communication-threads/${threadId}/messages`, { body: { body: 'Again' } });
+    await api('PATCH', `/customers/${customerId}`, { body: { email: null } });
+    const refused = await api('POST', `/communication-threads/${threadId}/messages/${second.body.data.id}/send`);
+    expect(refused.status).toBe(400);
+    const kept = await api('GET', `/communication-threads/${threadId}/messages/${second.body.data.id}`);
+    expect(kept.body.data).toMatchObject({ status: 'draft', to: 'new@example.com' });
+  });
+
   it('accepts https:// and team-owned media, and refuses anything else', async () => {
     const customerId = await customerWith(api, { email: 'media@example.com' });
     const threadId = await thread(api, customerId, 'email');

@@ -154,6 +154,32 @@ export class CommunicationsService {
     return body.send ? ((await deliverMessage(this.deps, teamId, draft)) ?? draft) : draft;
   }
 
+  /** A draft goes to the customer's address of the moment it is sent, not of when it was written. */
+  private async readdress(teamId: string, message: V1CommunicationMessage): Promise<V1CommunicationMessage> {
+    const customer = (await customersTable.findById(this.deps.db, teamId, message.customerId)) as V1Customer;
+    const to = this.recipientOf(customer, message.channel);
+    if (to === message.to) return message;
+    return (await messagesTable.update(
+      this.deps.db,
+      teamId,
+      message.id,
+      { to },
+      this.deps.now(),
+    )) as V1CommunicationMessage;
+  }
+
+  private recipientOf(customer: V1Customer, channel: CommunicationChannel): string {
+    const to = addressOf(customer, channel);
+    if (to) return to;
+    const field = channel === 'email' ? 'email address' : 'phone number';
+    throw validationFailed([
+      {
+        path: 'threadId',
+        message: `The customer has no ${field} for this ${channel} thread; add one with PATCH /customers/${customer.id}`,
+      },
+    ]);
+  }
+
   /** Stores a draft in a thread; 400 (nothing stored) when the customer has no address for the channel. */
   async writeDraft(
     teamId: string,
@@ -162,16 +188,7 @@ export class CommunicationsService {
   ): Promise<V1CommunicationMessage> {
     const db = this.deps.db;
     const customer = (await customersTable.findById(db, teamId, thread.customerId)) as V1Customer;
-    const to = addressOf(customer, thread.channel);
-    if (!to) {
-      const field = thread.channel === 'email' ? 'email address' : 'phone number';
-      throw validationFailed([
-        {
-          path: 'threadId',
-          message: `The customer has no ${field} for this ${thread.channel} thread; add one with PATCH /customers/${customer.id}`,
-        },
-      ]);
-    }
+    const to = this.recipientOf(customer, thread.channel);
     await checkMediaUrls(db, teamId, content.mediaUrls);
     const now = this.deps.now();
     const message = await messagesTable.insert(
@@ -217,7 +234,8 @@ export class CommunicationsService {
   }
 
   async sendMessage(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
-    const message = await this.getMessage(teamId, threadId, id);
+    let message = await this.getMessage(teamId, threadId, id);
+    if (message.status === 'draft' || message.status === 'failed') message = await this.readdress(teamId, message);
     const delivered = message.status === 'sent' ? undefined : await deliverMessage(this.deps, teamId, message);
     if (delivered) return delivered;
     const now = await this.getMessage(teamId, threadId, id);
