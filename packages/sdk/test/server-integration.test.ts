@@ -217,6 +217,8 @@ describe('SDK against the reference server', () => {
     expect((await client.communicationThreads.messages.send(thread.id, draft.id)).status).toBe('sent');
     expect((await client.communicationThreads.messages.get(thread.id, draft.id)).provider).toBe('outbox');
     expect((await client.communicationThreads.messages.list(thread.id, { status: 'sent' })).total).toBe(1);
+    const scrap = await client.communicationThreads.messages.create(thread.id, { body: 'Scrap' });
+    expect((await client.communicationThreads.messages.delete(thread.id, scrap.id)).deleted).toBe(true);
 
     const template = await client.marketing.templates.create({
       name: 'Hi',

@@ -176,6 +176,12 @@ describe('threads and messages with the outbox provider', () => {
     });
     expect(edit.status).toBe(409);
     expect(isApiError(edit.body)).toBe(true);
+    const del = await api('DELETE', `/communication-threads/${threadId}/messages/${draft.body.data.id}`);
+    expect(del.status).toBe(409);
+    const scrap = await api('POST', `/communication-threads/${threadId}/messages`, { body: { body: 'Scrap' } });
+    const scrapped = await api('DELETE', `/communication-threads/${threadId}/messages/${scrap.body.data.id}`);
+    expect(scrapped.body.data).toEqual({ id: scrap.body.data.id, deleted: true });
+    expect((await api('GET', `/communication-threads/${threadId}/messages/${scrap.body.data.id}`)).status).toBe(404);
 
     const listed = await api('GET', `/communication-threads/${threadId}/messages`, { query: { status: 'sent' } });
     expect(listed.body).toMatchObject({ total: 1, data: [{ id: draft.body.data.id }] });

@@ -1,5 +1,5 @@
 import { defineEndpoint } from '../endpoint.js';
-import { dataResponse, listQueryShape, listResponse } from '../schemas/common.js';
+import { DeletedRecord, dataResponse, listQueryShape, listResponse } from '../schemas/common.js';
 import {
   CommunicationChannel,
   MessageStatus,
@@ -153,6 +153,22 @@ export const sendCommunicationMessage = defineEndpoint({
   sdk: { namespace: messages, method: 'send' },
   params: idParams('threadId', 'messageId'),
   response: { status: 200, description: 'The message after delivery', schema: dataResponse(V1CommunicationMessage) },
+  resourceName: 'Message',
+  errors: [404, 409],
+});
+
+export const deleteCommunicationMessage = defineEndpoint({
+  operationId: 'deleteCommunicationMessage',
+  surface: 'v1',
+  method: 'delete',
+  path: '/communication-threads/{threadId}/messages/{messageId}',
+  summary: 'Discard a draft',
+  description:
+    'Only a `draft` can be deleted; a message handed to a provider stays as the record of what was sent (409).',
+  scopes: write,
+  sdk: { namespace: messages, method: 'delete' },
+  params: idParams('threadId', 'messageId'),
+  response: { status: 200, description: 'Deleted', schema: dataResponse(DeletedRecord) },
   resourceName: 'Message',
   errors: [404, 409],
 });

@@ -233,6 +233,20 @@ export class CommunicationsService {
     return (await messagesTable.update(this.deps.db, teamId, id, body, this.deps.now())) as V1CommunicationMessage;
   }
 
+  async deleteMessage(teamId: string, threadId: string, id: string): Promise<{ id: string; deleted: true }> {
+    const message = await this.getMessage(teamId, threadId, id);
+    if (message.status !== 'draft')
+      throw conflict(`The message is ${message.status}; only drafts can be deleted, sent messages are records`);
+    // Only while still a draft: a concurrent send that claimed it first wins.
+    const gone = await messagesTable
+      .scoped(this.deps.db, teamId)
+      .where({ 'communication_messages.id': id, 'communication_messages.status': 'draft' })
+      .delete()
+      .returning('id');
+    if (gone.length === 0) throw conflict('The message was sent meanwhile; sent messages are records');
+    return { id, deleted: true };
+  }
+
   async sendMessage(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
     let message = await this.getMessage(teamId, threadId, id);
     if (message.status === 'draft' || message.status === 'failed') message = await this.readdress(teamId, message);

@@ -56,6 +56,7 @@ export const communicationsFixtures: Record<string, EndpointFixture> = {
   getCommunicationMessage: {},
   updateCommunicationMessage: { body: { body: 'Edited draft' } },
   sendCommunicationMessage: {},
+  deleteCommunicationMessage: {},
   listTemplates: { noRecordIds: true },
   getTemplate: {},
   createTemplate: { body: { name: 'Welcome', channel: 'sms', body: 'Welcome {{firstName}}' }, noRecordIds: true },

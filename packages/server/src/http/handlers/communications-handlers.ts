@@ -25,6 +25,9 @@ export const communicationsHandlers: HandlerMap<CommunicationsEndpoints> = {
   updateCommunicationMessage: async ({ auth, params, body, services }) => ({
     data: await services.communications.updateMessage(auth.teamId, params.threadId, params.messageId, body),
   }),
+  deleteCommunicationMessage: async ({ auth, params, services }) => ({
+    data: await services.communications.deleteMessage(auth.teamId, params.threadId, params.messageId),
+  }),
   sendCommunicationMessage: async ({ auth, params, services }) => ({
     data: await services.communications.sendMessage(auth.teamId, params.threadId, params.messageId),
   }),
