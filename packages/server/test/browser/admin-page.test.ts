@@ -119,8 +119,14 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('/admin in Chromium', () => {
   });
 
   it('refuses a wrong admin token and signs in with the right one', async () => {
-    await page.goto(`${server.origin}/admin`);
+    const response = await page.goto(`${server.origin}/admin`);
     await expect.poll(() => page.title()).toContain('Integration settings');
+    // Strict enough that an inline script could not run; no upgrade-insecure-requests, which would
+    // fetch the page's own script over HTTPS on a server reached over plain HTTP by a LAN address.
+    const policy = response?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("script-src-attr 'none'");
+    expect(policy).not.toContain('upgrade-insecure-requests');
     await screenshot('sign-in');
 
     await page.getByLabel('Admin token').fill('not-the-token');
