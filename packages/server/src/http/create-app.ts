@@ -13,6 +13,7 @@ import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { createLogger } from '../runtime/logger.js';
 import { requireScopes } from '../services/auth-service.js';
 import { createServices, type Services } from '../services/index.js';
+import { adminPage } from './admin-page/admin-page.js';
 import { bindEndpoints } from './bind-endpoints.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps): VsfApp {
   const admin = express.Router();
   bindEndpoints(admin, adminEndpoints, adminHandlers, { ...bindOptions, adminToken: deps.adminToken });
   app.use('/admin/v1', admin);
+  app.use('/admin', adminPage({ adminEnabled: Boolean(deps.adminToken) }));
 
   app.use(routeNotFound);
   app.use(errorHandler);

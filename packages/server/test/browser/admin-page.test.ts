@@ -1,0 +1,263 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AdminKey, AdminTeam, V1Car } from '@vsf/contract';
+import { AuthenticationError, PermissionDeniedError, VsfClient } from '@vsf/sdk';
+import { startTestServer, type TestServer } from '@vsf/server/testing';
+import { type BrowserContext, chromium, type Dialog, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The admin page driven in a real Chromium, end to end with the SDK: what an admin does in the page is
+// checked by what an integration using the key then gets from the API.
+
+const CHROMIUM = process.env.VSF_CHROMIUM_PATH ?? '/usr/bin/chromium';
+const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+if (!HAVE_CHROMIUM && !IN_CI) {
+  console.warn(
+    `! admin page browser test skipped: no Chromium at ${CHROMIUM}. Install it (apt-get install chromium) or set VSF_CHROMIUM_PATH.`,
+  );
+}
+
+// Outside CI a machine without Chromium skips; in CI the run fails instead, since .ci/run installs it.
+describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('/admin in Chromium', () => {
+  let server: TestServer;
+  let context: BrowserContext;
+  let page: Page;
+  let userDataDir: string;
+  let team: AdminTeam;
+  let otherTeam: AdminTeam;
+  let car: V1Car;
+  /** The full key as the page showed it once. */
+  let createdKey = '';
+  let sdk: VsfClient;
+  const pageProblems: string[] = [];
+  const dialogs: string[] = [];
+  let shot = 0;
+
+  const screenshot = async (name: string) => {
+    shot += 1;
+    await page.screenshot({ path: join(ARTIFACTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+  };
+
+  /** Answers the next confirm() the page opens, and records its text. */
+  const answerNextDialog = (accept: boolean) =>
+    page.once('dialog', (dialog: Dialog) => {
+      dialogs.push(dialog.message());
+      void (accept ? dialog.accept() : dialog.dismiss());
+    });
+
+  const adminKeys = async (teamId: string) => {
+    const res = await server.admin('GET', `/teams/${teamId}/keys`);
+    return ((await res.json()) as { data: AdminKey[] }).data;
+  };
+
+  const sdkError = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected the SDK call to fail');
+      },
+      (error: unknown) => error,
+    );
+
+  beforeAll(async () => {
+    if (!HAVE_CHROMIUM) {
+      throw new Error(`No Chromium at ${CHROMIUM}: CI must install it (.ci/run runs apt-get install chromium).`);
+    }
+    await mkdir(ARTIFACTS, { recursive: true });
+    server = await startTestServer();
+    team = await server.createTeam(`Browser Team ${Date.now()}`);
+    otherTeam = await server.createTeam(`Other Team ${Date.now()}`);
+    // A car the new key should see, written with a separate key of the same team.
+    const writer = await server.createKey(team.id, ['read:cars', 'write:cars'], { name: 'setup writer' });
+    car = await new VsfClient({ apiKey: writer.key, baseUrl: server.baseUrl, maxRetries: 0 }).cars.create({
+      year: 1967,
+      make: 'Ford',
+      model: 'Mustang',
+    });
+
+    userDataDir = await mkdtemp(join(tmpdir(), 'vsf-admin-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    page = context.pages()[0] ?? (await context.newPage());
+    // A CSP violation or script error shows up here: the page must run with none.
+    // Refused requests are logged as failed loads too: the response listener reports those, with their URL.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        pageProblems.push(`console: ${message.text()}`);
+      }
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) pageProblems.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('pageerror', (error) => pageProblems.push(`pageerror: ${error.message}`));
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a wrong admin token and signs in with the right one', async () => {
+    const response = await page.goto(`${server.origin}/admin`);
+    await expect.poll(() => page.title()).toContain('Integration settings');
+    // Strict enough that an inline script could not run; no upgrade-insecure-requests, which would
+    // fetch the page's own script over HTTPS on a server reached over plain HTTP by a LAN address.
+    const policy = response?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("script-src-attr 'none'");
+    expect(policy).not.toContain('upgrade-insecure-requests');
+    await screenshot('sign-in');
+
+    await page.getByLabel('Admin token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid admin token' }).waitFor();
+    expect(pageProblems.splice(0)).toEqual([`401 ${server.adminBaseUrl}/teams`]);
+    await screenshot('wrong-token');
+
+    await page.getByLabel('Admin token').fill(server.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('#teams-body tr', { hasText: team.name }).waitFor();
+    await expect.poll(() => page.locator('#teams-body tr', { hasText: otherTeam.name }).count()).toBe(1);
+    expect(page.url()).not.toContain(server.adminToken);
+    await screenshot('teams');
+  });
+
+  it('creates a key with the ticked scopes and expiry, and shows the full key once with a copy button', async () => {
+    await page.getByRole('button', { name: `Manage ${team.name}`, exact: true }).click();
+    await page.getByRole('heading', { name: team.name }).waitFor();
+    // The existing key is listed by its prefix only.
+    await page.locator('#keys-body tr', { hasText: 'setup writer' }).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('Website feed');
+    await page.locator('input[value="read:cars"]').check();
+    await page.locator('input[value="write:customers"]').check();
+    // Ticking write ticked read of the same resource.
+    expect(await page.locator('input[value="read:customers"]').isChecked()).toBe(true);
+    const expiryYear = new Date().getFullYear() + 3;
+    await page.getByLabel('Expires', { exact: true }).fill(`${expiryYear}-06-15T12:00`);
+    await screenshot('create-form');
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    const shown = page.locator('#new-key-value');
+    await shown.waitFor();
+    await expect.poll(() => shown.inputValue()).toMatch(/^vsf_[0-9a-z]{12}\.[A-Za-z0-9_-]{43,}$/);
+    createdKey = await shown.inputValue();
+    await screenshot('key-shown-once');
+
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(createdKey);
+
+    const stored = (await adminKeys(team.id)).find((k) => k.name === 'Website feed');
+    expect(stored?.scopes).toEqual(['read:cars', 'read:customers', 'write:customers']);
+    expect(stored && new Date(stored.expiresAt ?? 0).getFullYear()).toBe(expiryYear);
+    expect(createdKey.startsWith(`vsf_${stored?.prefix}.`)).toBe(true);
+  });
+
+  it('the key works with the SDK, within its scopes', async () => {
+    sdk = new VsfClient({ apiKey: createdKey, baseUrl: server.baseUrl, maxRetries: 0 });
+    const page1 = await sdk.cars.list();
+    expect(page1.data.map((c) => c.id)).toEqual([car.id]);
+    const refused = await sdkError(sdk.cars.create({ year: 2001, make: 'Honda', model: 'Civic' }));
+    expect(refused).toBeInstanceOf(PermissionDeniedError);
+    expect((refused as PermissionDeniedError).message).toBe('Missing scope: write:cars');
+  });
+
+  it('forgets the full key once dismissed; after a reload the list shows keys without secrets', async () => {
+    await page.getByRole('button', { name: 'I have stored the key' }).click();
+    await expect.poll(() => page.locator('#new-key-section').isHidden()).toBe(true);
+    const secret = createdKey.split('.')[1] as string;
+    expect(await page.content()).not.toContain(secret);
+
+    await page.reload();
+    const row = page.locator('#keys-body tr', { hasText: 'Website feed' });
+    await row.waitFor();
+    const prefix = createdKey.slice(0, createdKey.indexOf('.'));
+    expect(await row.textContent()).toContain(`${prefix}.…`);
+    expect(await page.content()).not.toContain(secret);
+    // Evaluated in the page (as source text: this file is typed for Node, without DOM globals).
+    const storage = (await page.evaluate(
+      '({ local: localStorage.length, session: Object.values(sessionStorage).join("\\n"), url: location.href })',
+    )) as { local: number; session: string; url: string };
+    expect(storage.local).toBe(0);
+    expect(storage.session).not.toContain(secret);
+    expect(storage.url).toBe(`${server.origin}/admin`);
+    await screenshot('reloaded-list');
+  });
+
+  it('renames a key and changes its expiry', async () => {
+    await page.getByRole('button', { name: 'Edit Website feed' }).click();
+    await page.getByLabel('Key name').fill('Website inventory feed');
+    const newYear = new Date().getFullYear() + 4;
+    await page.getByLabel('Key expiry').fill(`${newYear}-01-20T09:30`);
+    await screenshot('edit-key');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved key "Website inventory feed"' }).waitFor();
+
+    const stored = (await adminKeys(team.id)).find((k) => createdKey.startsWith(`vsf_${k.prefix}.`));
+    expect(stored?.name).toBe('Website inventory feed');
+    expect(new Date(stored?.expiresAt ?? 0).getFullYear()).toBe(newYear);
+    await screenshot('edited-key');
+  });
+
+  it("turning the team's API off answers the SDK with 403, and on again restores it", async () => {
+    answerNextDialog(true);
+    await page.getByRole('button', { name: 'Turn API off' }).click();
+    await page.getByRole('button', { name: 'Turn API on' }).waitFor();
+    expect(dialogs.at(-1)).toContain(`Turn the API off for "${team.name}"`);
+    await screenshot('api-off');
+
+    const disabled = await sdkError(sdk.cars.list());
+    expect(disabled).toBeInstanceOf(PermissionDeniedError);
+    expect((disabled as PermissionDeniedError).status).toBe(403);
+    expect((disabled as PermissionDeniedError).message).toBe('API is disabled for this team');
+
+    await page.getByRole('button', { name: 'Turn API on' }).click();
+    await page.getByRole('button', { name: 'Turn API off' }).waitFor();
+    expect((await sdk.cars.list()).data).toHaveLength(1);
+  });
+
+  it('revokes only after confirmation; the SDK then gets 401 "API key revoked"', async () => {
+    const revoke = page.getByRole('button', { name: 'Revoke Website inventory feed' });
+    answerNextDialog(false);
+    await revoke.click();
+    expect(dialogs.at(-1)).toContain('Revoke "Website inventory feed"');
+    expect((await sdk.cars.list()).data).toHaveLength(1);
+
+    answerNextDialog(true);
+    await revoke.click();
+    const row = page.locator('#keys-body tr', { hasText: 'Website inventory feed' });
+    await row.filter({ hasText: 'Revoked' }).waitFor();
+    await screenshot('revoked');
+
+    const revoked = await sdkError(sdk.cars.list());
+    expect(revoked).toBeInstanceOf(AuthenticationError);
+    expect((revoked as AuthenticationError).status).toBe(401);
+    expect((revoked as AuthenticationError).message).toBe('API key revoked');
+  });
+
+  it('ran without script errors, CSP violations or failed requests', () => {
+    expect(pageProblems).toEqual([]);
+  });
+});
