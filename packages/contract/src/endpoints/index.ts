@@ -6,8 +6,12 @@ import * as cars from './cars.js';
 import * as contacts from './contacts.js';
 import * as customers from './customers.js';
 import * as eventTypes from './event-types.js';
+import * as forms from './forms.js';
 import * as locations from './locations.js';
+import * as marketingAssets from './marketing-assets.js';
 import * as parking from './parking.js';
+import * as socialEvents from './social-events.js';
+import * as socialPosts from './social-posts.js';
 
 /** Keys, cars, customers, contacts, locations and event types. */
 export const coreEndpoints = {
@@ -26,6 +30,14 @@ export const facilityEndpoints = {
   ...appointments,
 } as const;
 
+/** Marketing engagement: forms and submissions, social events, social posts and accounts, assets and folders. */
+export const engagementEndpoints = {
+  ...forms,
+  ...socialEvents,
+  ...socialPosts,
+  ...marketingAssets,
+} as const;
+
 /**
  * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
  * the server's handler map and the SDK follow from it.
@@ -33,6 +45,7 @@ export const facilityEndpoints = {
 export const apiEndpoints = {
   ...coreEndpoints,
   ...facilityEndpoints,
+  ...engagementEndpoints,
 } as const;
 
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
@@ -40,5 +53,6 @@ export const adminEndpoints = { ...admin } as const;
 
 export type CoreEndpoints = typeof coreEndpoints;
 export type FacilityEndpoints = typeof facilityEndpoints;
+export type EngagementEndpoints = typeof engagementEndpoints;
 export type ApiEndpoints = typeof apiEndpoints;
 export type AdminEndpoints = typeof adminEndpoints;

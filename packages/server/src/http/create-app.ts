@@ -7,6 +7,8 @@ import { pinoHttp } from 'pino-http';
 import { notFound } from '../errors/api-http-error.js';
 import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
+import { OutboxSocialProvider } from '../providers/social/outbox-social-provider.js';
+import type { SocialProvider } from '../providers/social/social-provider.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { createLogger } from '../runtime/logger.js';
 import { requireScopes } from '../services/auth-service.js';
@@ -28,6 +30,8 @@ export interface AppDeps {
   blobs?: BlobStore;
   /** The network `sourceUrl` photos are fetched through (tests stub it). */
   fetchDeps?: PublicFetchDeps;
+  /** Where social posts are published; the local outbox (no network) when absent. */
+  socialProvider?: SocialProvider;
   /** Per-key request limit; none when absent (tests and benchmarks of other layers). */
   rateLimiter?: KeyRateLimiter;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
@@ -49,6 +53,7 @@ export function createApp(deps: AppDeps): VsfApp {
     now: deps.now ?? (() => new Date()),
     blobs: deps.blobs ?? new MemoryBlobStore(),
     fetchDeps: deps.fetchDeps,
+    social: deps.socialProvider ?? new OutboxSocialProvider(),
   };
   const services = createServices(serviceDeps);
   const bindOptions = {

@@ -5,14 +5,18 @@ import { CarsService } from './cars-service.js';
 import { ContactsService } from './contacts-service.js';
 import { CustomersService } from './customers-service.js';
 import { EventTypesService } from './event-types-service.js';
+import { FormsService } from './forms-service.js';
 import { LocationsService } from './locations-service.js';
+import { MarketingAssetsService } from './marketing-assets-service.js';
 import { ParkingService } from './parking-service.js';
 import { type MediaDeps, PhotosService } from './photos-service.js';
+import { SocialEventsService } from './social-events-service.js';
+import { type SocialDeps, SocialPostsService } from './social-posts-service.js';
 import { TeamsService } from './teams-service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices(deps: MediaDeps) {
+export function createServices(deps: MediaDeps & SocialDeps) {
   return {
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
@@ -25,5 +29,9 @@ export function createServices(deps: MediaDeps) {
     carEvents: new CarEventsService(deps),
     photos: new PhotosService(deps),
     appointments: new AppointmentsService(deps),
+    forms: new FormsService(deps),
+    socialEvents: new SocialEventsService(deps),
+    socialPosts: new SocialPostsService(deps),
+    marketingAssets: new MarketingAssetsService(deps),
   };
 }

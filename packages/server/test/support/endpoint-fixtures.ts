@@ -1,4 +1,5 @@
 import type { ApiCaller } from './api-caller.js';
+import { engagementFixtures, engagementRecordFactories } from './engagement-fixtures.js';
 
 /**
  * What the contract-driven suites (scope matrix, tenant isolation) need to call each endpoint as a
@@ -93,6 +94,7 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
       return (res.body as { data: { id: string }[] }).data[0]?.id as string;
     },
   ],
+  ...engagementRecordFactories,
 ];
 
 async function eventTypeIdOf(api: ApiCaller, value: string): Promise<string> {
@@ -163,6 +165,7 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   getAppointmentType: {},
   createAppointmentType: { body: { name: 'Consultation', eventTypeId: '{{eventTypeId}}' }, noRecordIds: true },
   updateAppointmentType: { body: { durationMinutes: 30 } },
+  ...engagementFixtures,
 };
 
 /** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */
