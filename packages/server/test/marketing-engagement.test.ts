@@ -118,6 +118,20 @@ describe('forms and submissions', () => {
     expect(Number(same[0]?.n)).toBe(1);
   });
 
+  it('creates one customer when several submissions with a new email arrive at once', async () => {
+    const form = await leadForm();
+    const email = `burst.${unique()}@example.com`;
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        api('POST', `/marketing/forms/${form.id}/submissions`, { body: { values: { email, cars: 1 } } }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(results.map((r) => r.body.data.customerId)).size).toBe(1);
+    const customers = await db().where({ team_id: teamId, email }).count({ n: '*' });
+    expect(Number(customers[0]?.n)).toBe(1);
+  });
+
   it('names a customer created without a respondent name after the email', async () => {
     const form = await leadForm();
     const email = `noname.${unique()}@example.com`;
@@ -597,6 +611,9 @@ describe('marketing assets and folders', () => {
     expect(moved.body.data).toMatchObject({ folderId: folder.id, name: 'Cars and coffee', filename: 'x.png' });
     const inFolder = (await api('GET', '/marketing/assets', { query: { folderId: folder.id } })).body;
     expect(inFolder.data.map((a: { id: string }) => a.id)).toEqual([asset.id]);
+    const atTop = (await api('GET', '/marketing/assets', { query: { folderId: 'root', limit: '200' } })).body;
+    expect(atTop.data.map((a: { id: string }) => a.id)).not.toContain(asset.id);
+    expect(atTop.data.every((a: { folderId: string | null }) => a.folderId === null)).toBe(true);
     const missing = await api('PATCH', `/marketing/assets/${asset.id}`, {
       body: { folderId: '00000000-0000-4000-8000-000000000000' },
     });
@@ -627,6 +644,9 @@ describe('marketing assets and folders', () => {
       expect.objectContaining({ id: a.id }),
     ]);
 
+    const top = (await api('GET', '/marketing/asset-folders', { query: { parentId: 'root', limit: '200' } })).body;
+    expect(top.data.map((f: { id: string }) => f.id)).toContain(c.id);
+    expect(top.data.map((f: { id: string }) => f.id)).not.toContain(a.id);
     const withSub = await api('DELETE', `/marketing/asset-folders/${a.id}`);
     expect(withSub.status).toBe(409);
     const asset = await create('/marketing/assets', {

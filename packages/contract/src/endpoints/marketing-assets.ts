@@ -25,7 +25,10 @@ export const listMarketingAssets = defineEndpoint({
   sdk: { namespace: ['marketing', 'assets'], method: 'list' },
   query: z.strictObject({
     ...listQueryShape,
-    folderId: z.uuid().optional().openapi({ description: 'Only assets directly in this folder' }),
+    folderId: z
+      .union([z.uuid(), z.literal('root')])
+      .optional()
+      .openapi({ description: 'Only assets directly in this folder; `root` for those at the top level' }),
   }),
   response: { status: 200, description: 'A page of assets', schema: listResponse(V1MarketingAsset) },
   paginated: true,
@@ -100,7 +103,10 @@ export const listAssetFolders = defineEndpoint({
   sdk: { namespace: ['marketing', 'assetFolders'], method: 'list' },
   query: z.strictObject({
     ...listQueryShape,
-    parentId: z.uuid().optional().openapi({ description: 'Only folders directly inside this one' }),
+    parentId: z
+      .union([z.uuid(), z.literal('root')])
+      .optional()
+      .openapi({ description: 'Only folders directly inside this one; `root` for the top-level folders' }),
   }),
   response: { status: 200, description: 'A page of folders', schema: listResponse(V1AssetFolder) },
   paginated: true,

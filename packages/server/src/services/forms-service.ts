@@ -135,6 +135,8 @@ export class FormsService {
     phone: string | undefined,
     now: Date,
   ): Promise<string> {
+    // Two submissions with a new email at once must not create two customers: serialize per team and email.
+    await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`form-customer:${teamId}:${email.toLowerCase()}`]);
     const existing = await customersTable
       .scoped(db, teamId)
       .whereRaw('lower(customers.email) = ?', [email.toLowerCase()])

@@ -54,7 +54,8 @@ export class MarketingAssetsService {
 
   async list(teamId: string, query: EndpointQuery<typeof listMarketingAssets>): Promise<ListResult<V1MarketingAsset>> {
     const result = await marketingAssetsTable.list(this.deps.db, teamId, query, (q) => {
-      if (query.folderId) q.where('marketing_assets.folder_id', query.folderId);
+      if (query.folderId === 'root') q.whereNull('marketing_assets.folder_id');
+      else if (query.folderId) q.where('marketing_assets.folder_id', query.folderId);
     });
     return { records: await this.withMedia(this.deps.db, teamId, result.records), total: result.total };
   }
@@ -129,7 +130,8 @@ export class MarketingAssetsService {
 
   listFolders(teamId: string, query: EndpointQuery<typeof listAssetFolders>): Promise<ListResult<V1AssetFolder>> {
     return assetFoldersTable.list(this.deps.db, teamId, query, (q) => {
-      if (query.parentId) q.where('asset_folders.parent_id', query.parentId);
+      if (query.parentId === 'root') q.whereNull('asset_folders.parent_id');
+      else if (query.parentId) q.where('asset_folders.parent_id', query.parentId);
     });
   }
 
