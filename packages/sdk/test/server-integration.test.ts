@@ -275,6 +275,77 @@ describe('SDK against the reference server', () => {
     expect((await client.marketing.templates.delete(template.id)).deleted).toBe(true);
   });
 
+  it('runs the marketing engagement areas: forms, social events, social posts, assets', async () => {
+    const m = client.marketing;
+    const form = await m.forms.create({
+      name: 'Enquiry',
+      fields: [{ key: 'email', label: 'Email', type: 'email', required: true }],
+    });
+    expect((await m.forms.get(form.id)).fields[0]).toMatchObject({ key: 'email', required: true, options: null });
+    expect((await m.forms.update(form.id, { description: 'Website' })).description).toBe('Website');
+    expect((await m.forms.list({ isActive: true })).data.map((f) => f.id)).toContain(form.id);
+    const submission = await m.forms.submissions.create(form.id, {
+      values: { email: 'sdk-lead@example.com' },
+      respondentName: 'Sdk Lead',
+    });
+    expect(submission.customerId).toEqual(expect.any(String));
+    expect(await m.forms.submissions.get(form.id, submission.id)).toEqual(submission);
+    expect((await m.forms.submissions.list(form.id)).total).toBe(1);
+    const emptyForm = await m.forms.create({ name: 'Unused', fields: [] });
+    expect(await m.forms.delete(emptyForm.id)).toEqual({ id: emptyForm.id, deleted: true });
+
+    const customer = await client.customers.create({ firstName: 'Guest', lastName: 'Sdk' });
+    const event = await m.socialEvents.create({ name: 'Cars and coffee', startsAt: '2030-05-01T09:00:00Z' });
+    expect((await m.socialEvents.get(event.id)).status).toBe('scheduled');
+    expect((await m.socialEvents.update(event.id, { capacity: 50 })).capacity).toBe(50);
+    expect((await m.socialEvents.list()).data.map((e) => e.id)).toContain(event.id);
+    const yes = await m.socialEvents.rsvpOptions.create(event.id, { label: 'Attending' });
+    expect((await m.socialEvents.rsvpOptions.get(event.id, yes.id)).attending).toBe(true);
+    expect((await m.socialEvents.rsvpOptions.update(event.id, yes.id, { sortOrder: 1 })).sortOrder).toBe(1);
+    expect((await m.socialEvents.rsvpOptions.list(event.id)).total).toBe(1);
+    const invite = await m.socialEvents.invites.create(event.id, { customerId: customer.id });
+    expect((await m.socialEvents.invites.get(event.id, invite.id)).customerId).toBe(customer.id);
+    expect((await m.socialEvents.invites.list(event.id)).total).toBe(1);
+    const rsvp = await m.socialEvents.rsvps.create(event.id, { rsvpOptionId: yes.id, inviteId: invite.id });
+    expect((await m.socialEvents.rsvps.get(event.id, rsvp.id)).customerId).toBe(customer.id);
+    expect((await m.socialEvents.rsvps.update(event.id, rsvp.id, { guestCount: 2 })).guestCount).toBe(2);
+    expect((await m.socialEvents.rsvps.list(event.id)).total).toBe(1);
+    const spare = await m.socialEvents.rsvpOptions.create(event.id, { label: 'Maybe' });
+    expect((await m.socialEvents.rsvpOptions.delete(event.id, spare.id)).deleted).toBe(true);
+    const other = await client.customers.create({ firstName: 'Other', lastName: 'Guest' });
+    const unanswered = await m.socialEvents.invites.create(event.id, { customerId: other.id });
+    expect((await m.socialEvents.invites.delete(event.id, unanswered.id)).deleted).toBe(true);
+    expect(await m.socialEvents.delete(event.id)).toEqual({ id: event.id, deleted: true });
+
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const folder = await m.assetFolders.create({ name: 'Events' });
+    expect((await m.assetFolders.get(folder.id)).parentId).toBeNull();
+    expect((await m.assetFolders.update(folder.id, { name: 'Social' })).name).toBe('Social');
+    expect((await m.assetFolders.list()).data.map((f) => f.id)).toContain(folder.id);
+    const asset = await m.assets.create({ filename: 'banner.png', contentType: 'image/png', base64: png });
+    expect((await m.assets.get(asset.id)).url).toBe(`/api/media/${asset.id}`);
+    expect((await m.assets.update(asset.id, { folderId: folder.id })).folderId).toBe(folder.id);
+    expect((await m.assets.list({ folderId: folder.id })).total).toBe(1);
+
+    const account = await m.socialAccounts.create({ network: 'instagram', handle: 'vsf_sdk' });
+    expect((await m.socialAccounts.get(account.id)).handle).toBe('vsf_sdk');
+    expect((await m.socialAccounts.update(account.id, { displayName: 'VSF' })).displayName).toBe('VSF');
+    expect((await m.socialAccounts.list()).total).toBe(1);
+    const post = await m.socialPosts.create({
+      socialAccountId: account.id,
+      body: 'Open house',
+      mediaUrls: [asset.url],
+    });
+    expect((await m.socialPosts.get(post.id)).status).toBe('draft');
+    expect((await m.socialPosts.update(post.id, { body: 'Open house Saturday' })).body).toBe('Open house Saturday');
+    expect((await m.socialPosts.list()).total).toBe(1);
+    expect(await m.socialPosts.publish(post.id)).toMatchObject({ status: 'published', provider: 'outbox' });
+    expect((await m.socialPosts.delete(post.id)).deleted).toBe(true);
+    expect((await m.socialAccounts.delete(account.id)).deleted).toBe(true);
+    expect((await m.assets.delete(asset.id)).deleted).toBe(true);
+    expect((await m.assetFolders.delete(folder.id)).deleted).toBe(true);
+  });
+
   it('called every generated method of VsfClient', () => {
     const expected = (Object.values(apiEndpoints) as EndpointDefinition[]).map((e) =>
       [...e.sdk.namespace, e.sdk.method].join('.'),

@@ -296,7 +296,7 @@ describe('audiences and sends', () => {
 });
 
 describe('marketing calendar', () => {
-  it('lists scheduled steps in the window, in order, for keys that may see them', async () => {
+  it('merges steps, posts and events in the window, in order, for keys that may see them', async () => {
     const campaign = await post('/marketing/campaigns', { name: 'Calendar' });
     const late = await post(`/marketing/campaigns/${campaign.id}/content`, {
       type: 'sms',
@@ -339,9 +339,36 @@ describe('marketing calendar', () => {
         status: 'scheduled',
       },
     ]);
+    const account = await post('/marketing/social-accounts', { network: 'instagram', handle: 'vsf.calendar' });
+    const scheduledPost = await post('/marketing/social-posts', {
+      socialAccountId: account.id,
+      body: 'Open house Saturday\nBring your friends',
+      scheduledAt: '2031-03-10T12:00:00Z',
+    });
+    const event = await post('/marketing/social-events', {
+      name: 'Cars and coffee',
+      startsAt: '2031-03-15T09:00:00Z',
+      endsAt: '2031-03-15T12:00:00Z',
+    });
+    const merged = (await api('GET', '/marketing/calendar', { query: window })).body.data;
+    expect(merged.map((e: { kind: string; id: string }) => [e.kind, e.id])).toEqual([
+      ['content_step', early.id],
+      ['social_post', scheduledPost.id],
+      ['social_event', event.id],
+      ['content_step', late.id],
+    ]);
+    expect(merged[1]).toMatchObject({
+      title: 'Open house Saturday',
+      at: '2031-03-10T12:00:00.000Z',
+      status: 'scheduled',
+    });
+    expect(merged[2]).toMatchObject({ title: 'Cars and coffee', endsAt: '2031-03-15T12:00:00.000Z' });
+
     const eventsOnly = await server.createKey(teamId, ['read:social-events']);
     const limited = await apiCaller(server.baseUrl, eventsOnly.key)('GET', '/marketing/calendar', { query: window });
-    expect(limited.body.data.filter((e: { kind: string }) => e.kind === 'content_step')).toEqual([]);
+    expect(limited.body.data.map((e: { kind: string; id: string }) => [e.kind, e.id])).toEqual([
+      ['social_event', event.id],
+    ]);
     const tooWide = await api('GET', '/marketing/calendar', {
       query: { from: '2030-01-01T00:00:00Z', to: '2032-01-01T00:00:00Z' },
     });

@@ -8,9 +8,13 @@ import * as communications from './communications.js';
 import * as contacts from './contacts.js';
 import * as customers from './customers.js';
 import * as eventTypes from './event-types.js';
+import * as forms from './forms.js';
 import * as locations from './locations.js';
+import * as marketingAssets from './marketing-assets.js';
 import * as marketingCalendar from './marketing-calendar.js';
 import * as parking from './parking.js';
+import * as socialEvents from './social-events.js';
+import * as socialPosts from './social-posts.js';
 import * as templates from './templates.js';
 
 /** Keys, cars, customers, contacts, locations and event types. */
@@ -35,6 +39,13 @@ export const communicationsEndpoints = { ...communications } as const;
 
 /** Campaigns (audiences, content steps, sends), templates and the marketing calendar. */
 export const campaignsEndpoints = { ...campaigns, ...templates, ...marketingCalendar } as const;
+/** Marketing engagement: forms and submissions, social events, social posts and accounts, assets and folders. */
+export const engagementEndpoints = {
+  ...forms,
+  ...socialEvents,
+  ...socialPosts,
+  ...marketingAssets,
+} as const;
 
 /**
  * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
@@ -45,6 +56,7 @@ export const apiEndpoints = {
   ...facilityEndpoints,
   ...communicationsEndpoints,
   ...campaignsEndpoints,
+  ...engagementEndpoints,
 } as const;
 
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
@@ -54,5 +66,6 @@ export type CoreEndpoints = typeof coreEndpoints;
 export type FacilityEndpoints = typeof facilityEndpoints;
 export type CommunicationsEndpoints = typeof communicationsEndpoints;
 export type CampaignsEndpoints = typeof campaignsEndpoints;
+export type EngagementEndpoints = typeof engagementEndpoints;
 export type ApiEndpoints = typeof apiEndpoints;
 export type AdminEndpoints = typeof adminEndpoints;

@@ -9,6 +9,8 @@ import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { createMessagingProviders, OUTBOX_MESSAGING } from '../providers/messaging/messaging-config.js';
+import { OutboxSocialProvider } from '../providers/social/outbox-social-provider.js';
+import type { SocialProvider } from '../providers/social/social-provider.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { createLogger } from '../runtime/logger.js';
 import { requireScopes } from '../services/auth-service.js';
@@ -31,6 +33,8 @@ export interface AppDeps {
   blobs?: BlobStore;
   /** The network `sourceUrl` photos are fetched through (tests stub it). */
   fetchDeps?: PublicFetchDeps;
+  /** Where social posts are published; the local outbox (no network) when absent. */
+  socialProvider?: SocialProvider;
   /** Per-key request limit; none when absent (tests and benchmarks of other layers). */
   rateLimiter?: KeyRateLimiter;
   /** Email and SMS delivery; the local outbox when absent. */
@@ -55,6 +59,7 @@ export function createApp(deps: AppDeps): VsfApp {
     blobs: deps.blobs ?? new MemoryBlobStore(),
     fetchDeps: deps.fetchDeps,
     messaging: deps.messaging ?? createMessagingProviders(OUTBOX_MESSAGING, deps.logger),
+    social: deps.socialProvider ?? new OutboxSocialProvider(),
   };
   const services = createServices(serviceDeps);
   const bindOptions = {

@@ -1,46 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CommunicationChannel,
-  type createCommunicationMessage,
-  type createCommunicationThread,
-  type EndpointBody,
-  type EndpointQuery,
-  type listCommunicationMessages,
-  type listCommunicationThreads,
-  mediaIdOf,
-  type updateCommunicationMessage,
-  type updateCommunicationThread,
-  type V1CommunicationMessage,
-  type V1CommunicationThread,
-  type V1Customer,
+import type {
+  CommunicationChannel,
+  createCommunicationMessage,
+  createCommunicationThread,
+  EndpointBody,
+  EndpointQuery,
+  listCommunicationMessages,
+  listCommunicationThreads,
+  updateCommunicationMessage,
+  updateCommunicationThread,
+  V1CommunicationMessage,
+  V1CommunicationThread,
+  V1Customer,
 } from '@vsf/contract';
-import { conflict, notFound, type ValidationDetail, validationFailed } from '../errors/api-http-error.js';
+import { conflict, notFound, validationFailed } from '../errors/api-http-error.js';
+import { checkTeamMediaUrls } from '../media/team-media-urls.js';
 import { messagesTable, threadsTable } from '../repositories/communication-tables.js';
-import { mediaTable } from '../repositories/facility-tables.js';
 import { customersTable } from '../repositories/tables.js';
-import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
+import type { ListResult } from '../repositories/team-scoped-table.js';
 import { checkReferences } from './check-references.js';
 import { type DeliveryDeps, deliverMessage } from './message-delivery.js';
 
 /** The customer's address on a channel, or a 400 saying what to add. */
 export function addressOf(customer: V1Customer, channel: CommunicationChannel): string | undefined {
   return (channel === 'email' ? customer.email : customer.phone)?.trim() || undefined;
-}
-
-/** Team-owned media paths must exist; external URLs were checked for `https:` by the schema. */
-export async function checkMediaUrls(
-  db: Executor,
-  teamId: string,
-  urls: readonly string[] | undefined,
-  path = 'mediaUrls',
-) {
-  const problems: ValidationDetail[] = [];
-  for (const [index, url] of (urls ?? []).entries()) {
-    const id = mediaIdOf(url);
-    if (id && !(await mediaTable.exists(db, teamId, id)))
-      problems.push({ path: `${path}.${index}`, message: `${url} is not a media file of this team` });
-  }
-  if (problems.length > 0) throw validationFailed(problems);
 }
 
 export interface NewMessage {
@@ -189,7 +172,7 @@ export class CommunicationsService {
     const db = this.deps.db;
     const customer = (await customersTable.findById(db, teamId, thread.customerId)) as V1Customer;
     const to = this.recipientOf(customer, thread.channel);
-    await checkMediaUrls(db, teamId, content.mediaUrls);
+    await checkTeamMediaUrls(db, teamId, content.mediaUrls);
     const now = this.deps.now();
     const message = await messagesTable.insert(
       db,
@@ -229,7 +212,7 @@ export class CommunicationsService {
     const message = await this.getMessage(teamId, threadId, id);
     if (message.status !== 'draft')
       throw conflict(`The message is ${message.status}, not a draft; write a new message instead`);
-    await checkMediaUrls(this.deps.db, teamId, body.mediaUrls);
+    await checkTeamMediaUrls(this.deps.db, teamId, body.mediaUrls);
     return (await messagesTable.update(this.deps.db, teamId, id, body, this.deps.now())) as V1CommunicationMessage;
   }
 

@@ -8,17 +8,21 @@ import { CommunicationsService } from './communications-service.js';
 import { ContactsService } from './contacts-service.js';
 import { CustomersService } from './customers-service.js';
 import { EventTypesService } from './event-types-service.js';
+import { FormsService } from './forms-service.js';
 import { LocationsService } from './locations-service.js';
+import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { ParkingService } from './parking-service.js';
 import { type MediaDeps, PhotosService } from './photos-service.js';
+import { SocialEventsService } from './social-events-service.js';
+import { type SocialDeps, SocialPostsService } from './social-posts-service.js';
 import { TeamsService } from './teams-service.js';
 import { TemplatesService } from './templates-service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
 /** Everything the services need: the database, clock, media bytes and message providers. */
-export interface AllServiceDeps extends MediaDeps {
+export interface AllServiceDeps extends MediaDeps, SocialDeps {
   messaging: MessagingProviders;
 }
 
@@ -39,5 +43,9 @@ export function createServices(deps: AllServiceDeps) {
     templates: new TemplatesService(deps),
     campaigns: new CampaignsService(deps),
     marketingCalendar: new MarketingCalendarService(deps),
+    forms: new FormsService(deps),
+    socialEvents: new SocialEventsService(deps),
+    socialPosts: new SocialPostsService(deps),
+    marketingAssets: new MarketingAssetsService(deps),
   };
 }

@@ -12,7 +12,11 @@ export class MarketingCalendarService {
     const from = new Date(query.from);
     const to = new Date(query.to);
     const entries: CalendarEntry[] = [];
-    if (auth.scopes.has('read:campaigns')) entries.push(...(await this.contentSteps(auth.teamId, from, to)));
+    if (auth.scopes.has('read:campaigns')) {
+      entries.push(...(await this.contentSteps(auth.teamId, from, to)));
+      entries.push(...(await this.socialPosts(auth.teamId, from, to)));
+    }
+    if (auth.scopes.has('read:social-events')) entries.push(...(await this.socialEvents(auth.teamId, from, to)));
     return entries.sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
   }
 
@@ -34,4 +38,48 @@ export class MarketingCalendarService {
       status: r.send_id ? 'sent' : 'scheduled',
     }));
   }
+
+  /** A post is placed at its publication time, or its scheduled time until published. */
+  private async socialPosts(teamId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
+    const at = this.deps.db.raw('coalesce(p.published_at, p.scheduled_at)');
+    const rows = (await this.deps
+      .db('social_posts as p')
+      .where('p.team_id', teamId)
+      .where(at, '>=', from)
+      .where(at, '<', to)
+      .select('p.id', 'p.body', 'p.status', { at })) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      kind: 'social_post',
+      id: String(r.id),
+      title: firstLine(String(r.body)),
+      at: iso(r.at),
+      endsAt: null,
+      campaignId: null,
+      status: String(r.status),
+    }));
+  }
+
+  /** Like everything on the calendar, an event is placed at its start. */
+  private async socialEvents(teamId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
+    const rows = (await this.deps
+      .db('social_events as e')
+      .where('e.team_id', teamId)
+      .where('e.starts_at', '>=', from)
+      .where('e.starts_at', '<', to)
+      .select('e.id', 'e.name', 'e.status', 'e.starts_at', 'e.ends_at')) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      kind: 'social_event',
+      id: String(r.id),
+      title: String(r.name),
+      at: iso(r.starts_at),
+      endsAt: r.ends_at ? iso(r.ends_at) : null,
+      campaignId: null,
+      status: String(r.status),
+    }));
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]?.trim() ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

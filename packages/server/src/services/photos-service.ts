@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  contentTypeMatches,
-  type createCarPhoto,
-  detectImageType,
-  type EndpointBody,
-  type EndpointQuery,
-  type listCarPhotos,
-  PHOTO_MAX_BYTES,
-  type V1CarPhoto,
-} from '@vsf/contract';
-import { ApiHttpError, notFound, validationFailed } from '../errors/api-http-error.js';
+import type { createCarPhoto, EndpointBody, EndpointQuery, listCarPhotos, V1CarPhoto } from '@vsf/contract';
+import { notFound, validationFailed } from '../errors/api-http-error.js';
 import type { BlobStore } from '../media/blob-store.js';
-import { fetchPublicImage, type PublicFetchDeps } from '../media/fetch-public-image.js';
-
+import type { PublicFetchDeps } from '../media/fetch-public-image.js';
+import { readImageUpload } from '../media/image-upload.js';
 import { carEventsTable, type MediaRow, mediaTable } from '../repositories/facility-tables.js';
 import { carsTable } from '../repositories/tables.js';
 import type { ListResult } from '../repositories/team-scoped-table.js';
@@ -64,20 +55,7 @@ export class PhotosService {
         { path: 'sessionId', message: 'Not a session of this car; use the sessionId of one of its events' },
       ]);
 
-    const bytes =
-      body.base64 !== undefined
-        ? decodeBase64(body.base64)
-        : await fetchPublicImage(body.sourceUrl as string, { maxBytes: PHOTO_MAX_BYTES, deps: this.deps.fetchDeps });
-    const detected = detectImageType(bytes);
-    if (!detected)
-      throw validationFailed([
-        { path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' },
-      ]);
-    if (!contentTypeMatches(body.contentType, detected)) {
-      throw validationFailed([
-        { path: 'contentType', message: `Declared ${body.contentType} but the bytes are ${detected}` },
-      ]);
-    }
+    const { bytes, contentType } = await readImageUpload(body, this.deps.fetchDeps);
 
     const id = randomUUID();
     const storageKey = `${teamId}/${id}`;
@@ -91,7 +69,7 @@ export class PhotosService {
         carId,
         sessionId: body.sessionId,
         filename: body.filename,
-        contentType: detected,
+        contentType,
         sizeBytes: bytes.byteLength,
         storageKey,
       },
@@ -107,20 +85,4 @@ export class PhotosService {
     if (!row || !bytes) throw notFound('Media');
     return { row, bytes };
   }
-}
-
-function decodeBase64(text: string): Uint8Array {
-  const clean = text.replace(/^data:[^,]*,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean))
-    throw validationFailed([{ path: 'base64', message: 'Not valid base64' }]);
-  // Decoded size, known before decoding: refuse big bodies without allocating them.
-  const size = Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
-  if (size > PHOTO_MAX_BYTES) {
-    throw new ApiHttpError(
-      413,
-      'payload_too_large',
-      `The photo is ${size} bytes; the limit is ${PHOTO_MAX_BYTES} (3 MiB)`,
-    );
-  }
-  return Buffer.from(clean, 'base64');
 }

@@ -1,5 +1,6 @@
 import type { ApiCaller } from './api-caller.js';
 import { communicationsFixtures, communicationsRecordFactories } from './communications-fixtures.js';
+import { engagementFixtures, engagementRecordFactories } from './engagement-fixtures.js';
 
 /**
  * What the contract-driven suites (scope matrix, tenant isolation) need to call each endpoint as a
@@ -95,6 +96,7 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
     },
   ],
   ...communicationsRecordFactories,
+  ...engagementRecordFactories,
 ];
 
 async function eventTypeIdOf(api: ApiCaller, value: string): Promise<string> {
@@ -166,6 +168,7 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   createAppointmentType: { body: { name: 'Consultation', eventTypeId: '{{eventTypeId}}' }, noRecordIds: true },
   updateAppointmentType: { body: { durationMinutes: 30 } },
   ...communicationsFixtures,
+  ...engagementFixtures,
 };
 
 /** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */

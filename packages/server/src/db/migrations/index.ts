@@ -6,6 +6,7 @@ import * as appointments from './003-appointments.js';
 import * as idempotency from './010-idempotency.js';
 import * as communications from './011-communications.js';
 import * as campaigns from './012-campaigns.js';
+import * as engagement from './013-engagement.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
 const migrations: Record<string, Knex.Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Knex.Migration> = {
   '010-idempotency': idempotency,
   '011-communications': communications,
   '012-campaigns': campaigns,
+  '013-engagement': engagement,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

@@ -3,6 +3,7 @@ import type { HandlerMap } from '../handler.js';
 import { campaignsHandlers } from './campaigns-handlers.js';
 import { communicationsHandlers } from './communications-handlers.js';
 import { coreHandlers } from './core-handlers.js';
+import { engagementHandlers } from './engagement-handlers.js';
 import { facilityHandlers } from './facility-handlers.js';
 
 /** `/api/v1`: one handler per contract endpoint, composed from each area's map. */
@@ -11,4 +12,5 @@ export const apiHandlers: HandlerMap<ApiEndpoints> = {
   ...facilityHandlers,
   ...communicationsHandlers,
   ...campaignsHandlers,
+  ...engagementHandlers,
 };

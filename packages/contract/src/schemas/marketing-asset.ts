@@ -1,0 +1,76 @@
+import { z } from '../zod.js';
+import { Timestamp, Uuid } from './common.js';
+
+export const V1MarketingAsset = z
+  .object({
+    id: Uuid.openapi({ description: 'Also the media id: the bytes are at `/api/media/<id>`' }),
+    teamId: z.string(),
+    folderId: Uuid.nullable().openapi({ description: 'null: at the top level' }),
+    name: z.string(),
+    filename: z.string(),
+    contentType: z.string(),
+    sizeBytes: z.number().int(),
+    url: z.string().openapi({ description: '`/api/media/<id>`: the bytes, for keys with `read:marketing-assets`' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('V1MarketingAsset', {
+    description: 'An image in the marketing library. Assets never appear in a car’s gallery.',
+  });
+export type V1MarketingAsset = z.infer<typeof V1MarketingAsset>;
+
+export const V1MarketingAssetCreate = z
+  .strictObject({
+    name: z.string().min(1).max(200).optional().openapi({ description: 'Display name; default the filename' }),
+    folderId: Uuid.nullable().optional(),
+    filename: z.string().min(1).max(255),
+    contentType: z.string().regex(/^image\/[\w.+-]+$/, 'Expected an image media type such as image/jpeg'),
+    base64: z.string().min(1).optional().openapi({ description: 'The image bytes, base64; up to 3 MiB decoded' }),
+    sourceUrl: z
+      .url({ protocol: /^https$/, message: 'Expected an https:// URL' })
+      .optional()
+      .openapi({
+        description: 'A public https URL the server fetches instead (private and internal addresses are refused)',
+      }),
+  })
+  .refine((b) => (b.base64 === undefined) !== (b.sourceUrl === undefined), {
+    message: 'Send exactly one of base64 or sourceUrl',
+    path: ['base64'],
+  })
+  .openapi('V1MarketingAssetCreate');
+export type V1MarketingAssetCreate = z.input<typeof V1MarketingAssetCreate>;
+
+export const V1MarketingAssetUpdate = z
+  .strictObject({
+    name: z.string().min(1).max(200).optional(),
+    folderId: Uuid.nullable().optional().openapi({ description: 'Moves the asset; null moves it to the top level' }),
+  })
+  .openapi('V1MarketingAssetUpdate', { description: 'Rename or move; the bytes never change (upload a new asset)' });
+export type V1MarketingAssetUpdate = z.input<typeof V1MarketingAssetUpdate>;
+
+export const V1AssetFolder = z
+  .object({
+    id: Uuid,
+    teamId: z.string(),
+    name: z.string(),
+    parentId: Uuid.nullable().openapi({ description: 'The enclosing folder; null at the top level' }),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1AssetFolder');
+export type V1AssetFolder = z.infer<typeof V1AssetFolder>;
+
+export const V1AssetFolderCreate = z
+  .strictObject({ name: z.string().min(1).max(200), parentId: Uuid.nullable().optional() })
+  .openapi('V1AssetFolderCreate');
+export type V1AssetFolderCreate = z.input<typeof V1AssetFolderCreate>;
+
+export const V1AssetFolderUpdate = z
+  .strictObject({
+    name: z.string().min(1).max(200).optional(),
+    parentId: Uuid.nullable().optional().openapi({
+      description: 'Moves the folder with its contents; a folder cannot move into itself or a folder inside it (400)',
+    }),
+  })
+  .openapi('V1AssetFolderUpdate');
+export type V1AssetFolderUpdate = z.input<typeof V1AssetFolderUpdate>;

@@ -1,0 +1,108 @@
+import { z } from '../zod.js';
+import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+import { MediaUrl } from './media-url.js';
+
+export const SOCIAL_NETWORKS = [
+  'facebook',
+  'instagram',
+  'x',
+  'linkedin',
+  'tiktok',
+  'youtube',
+  'pinterest',
+  'threads',
+  'google_business',
+] as const;
+export const SocialNetwork = z.enum(SOCIAL_NETWORKS).openapi('SocialNetwork');
+
+export const V1SocialAccount = z
+  .object({
+    id: Uuid,
+    teamId: z.string(),
+    network: SocialNetwork,
+    handle: z.string().openapi({ description: 'The account’s name on the network, without a leading @' }),
+    displayName: z.string().nullable(),
+    profileUrl: z.string().nullable(),
+    isActive: z.boolean().openapi({ description: 'An inactive account refuses new posts and publishing' }),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1SocialAccount', {
+    description:
+      'A social account the team posts to. Connecting records the account: the server holds no network credentials and runs no OAuth flow; publishing goes through the configured social provider.',
+  });
+export type V1SocialAccount = z.infer<typeof V1SocialAccount>;
+
+const accountFields = {
+  network: SocialNetwork,
+  handle: z
+    .string()
+    .regex(/^[\w.-]{1,100}$/, 'Expected the account name without @: letters, digits, _ . -')
+    .openapi({ example: 'vsf_garage' }),
+  displayName: z.string().min(1).max(200).nullable().optional(),
+  profileUrl: z
+    .url({ protocol: /^https$/, message: 'Expected an https:// URL' })
+    .nullable()
+    .optional(),
+  isActive: z.boolean().optional().openapi({ description: 'Default true' }),
+};
+export const V1SocialAccountCreate = z.strictObject(accountFields).openapi('V1SocialAccountCreate');
+export type V1SocialAccountCreate = z.input<typeof V1SocialAccountCreate>;
+export const V1SocialAccountUpdate = z
+  .strictObject({
+    ...accountFields,
+    network: accountFields.network.optional(),
+    handle: accountFields.handle.optional(),
+  })
+  .openapi('V1SocialAccountUpdate');
+export type V1SocialAccountUpdate = z.input<typeof V1SocialAccountUpdate>;
+
+export const SocialPostStatus = z.enum(['draft', 'scheduled', 'published', 'failed']).openapi('SocialPostStatus', {
+  description:
+    '`draft` and `scheduled` are set by the caller; `published` and `failed` by `POST /marketing/social-posts/{postId}/publish`.',
+});
+
+export const V1SocialPost = z
+  .object({
+    id: Uuid,
+    teamId: z.string(),
+    socialAccountId: Uuid,
+    network: SocialNetwork.openapi({ description: 'The account’s network, copied for calendars and filters' }),
+    body: z.string(),
+    mediaUrls: z.array(z.string()),
+    scheduledAt: Timestamp.nullable(),
+    status: SocialPostStatus,
+    provider: z.string().nullable().openapi({ description: 'The provider of the last publish attempt, e.g. `outbox`' }),
+    providerPostId: z.string().nullable(),
+    error: z.string().nullable().openapi({ description: 'Why the last publish attempt failed' }),
+    publishedAt: Timestamp.nullable(),
+    createdAt: Timestamp.nullable(),
+    updatedAt: Timestamp.nullable(),
+  })
+  .openapi('V1SocialPost');
+export type V1SocialPost = z.infer<typeof V1SocialPost>;
+
+const postFields = {
+  body: z.string().min(1).max(10_000),
+  mediaUrls: z.array(MediaUrl).max(20).optional().openapi({ description: 'Up to 20; default []' }),
+  scheduledAt: TimestampWithOffset.nullable().optional().openapi({
+    description: 'When the post should go out: shown on the marketing calendar. The server does not publish by itself.',
+  }),
+  status: z.enum(['draft', 'scheduled']).optional().openapi({
+    description: 'Default `scheduled` when `scheduledAt` is set, else `draft`; `scheduled` needs `scheduledAt`',
+  }),
+};
+
+export const V1SocialPostCreate = z
+  .strictObject({ socialAccountId: Uuid, ...postFields })
+  .refine((b) => b.status !== 'scheduled' || Boolean(b.scheduledAt), {
+    message: 'A scheduled post needs scheduledAt',
+    path: ['scheduledAt'],
+  })
+  .openapi('V1SocialPostCreate');
+export type V1SocialPostCreate = z.input<typeof V1SocialPostCreate>;
+
+export const V1SocialPostUpdate = z
+  .strictObject({ socialAccountId: Uuid.optional(), ...postFields, body: postFields.body.optional() })
+  .openapi('V1SocialPostUpdate', { description: 'A published post cannot be edited (409)' });
+export type V1SocialPostUpdate = z.input<typeof V1SocialPostUpdate>;

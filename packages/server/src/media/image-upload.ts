@@ -1,0 +1,57 @@
+import { contentTypeMatches, detectImageType, PHOTO_MAX_BYTES } from '@vsf/contract';
+import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
+import { fetchPublicImage, type PublicFetchDeps } from './fetch-public-image.js';
+
+/** An uploaded image as the API receives it: the bytes inline (`base64`) or a URL to fetch (`sourceUrl`). */
+export interface ImageUploadSource {
+  contentType: string;
+  base64?: string | undefined;
+  sourceUrl?: string | undefined;
+}
+
+export interface VerifiedImage {
+  bytes: Uint8Array;
+  /** The type the bytes really are (the declared type agreed with it). */
+  contentType: string;
+}
+
+/**
+ * The byte rules every image upload (car photos, marketing assets) follows: at most 3 MiB decoded (413),
+ * `sourceUrl` fetched through the public-address guard, and the declared type must match the magic bytes.
+ */
+export async function readImageUpload(
+  source: ImageUploadSource,
+  fetchDeps: PublicFetchDeps | undefined,
+): Promise<VerifiedImage> {
+  const bytes =
+    source.base64 !== undefined
+      ? decodeBase64(source.base64)
+      : await fetchPublicImage(source.sourceUrl as string, { maxBytes: PHOTO_MAX_BYTES, deps: fetchDeps });
+  const detected = detectImageType(bytes);
+  if (!detected)
+    throw validationFailed([
+      { path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' },
+    ]);
+  if (!contentTypeMatches(source.contentType, detected)) {
+    throw validationFailed([
+      { path: 'contentType', message: `Declared ${source.contentType} but the bytes are ${detected}` },
+    ]);
+  }
+  return { bytes, contentType: detected };
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const clean = text.replace(/^data:[^,]*,/, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean))
+    throw validationFailed([{ path: 'base64', message: 'Not valid base64' }]);
+  // Decoded size, known before decoding: refuse big bodies without allocating them.
+  const size = Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
+  if (size > PHOTO_MAX_BYTES) {
+    throw new ApiHttpError(
+      413,
+      'payload_too_large',
+      `The image is ${size} bytes; the limit is ${PHOTO_MAX_BYTES} (3 MiB)`,
+    );
+  }
+  return Buffer.from(clean, 'base64');
+}

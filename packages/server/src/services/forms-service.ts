@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  createForm,
+  createFormSubmission,
+  EndpointBody,
+  EndpointQuery,
+  listFormSubmissions,
+  listForms,
+  updateForm,
+  V1Form,
+  V1FormField,
+  V1FormFieldInput,
+  V1FormSubmission,
+} from '@vsf/contract';
+import { conflict, notFound, validationFailed } from '../errors/api-http-error.js';
+import { formSubmissionsTable, formsTable } from '../repositories/engagement-tables.js';
+import { customersTable } from '../repositories/tables.js';
+import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
+import { firstAnswerOfType, formValueProblems } from './form-values.js';
+import type { ServiceDeps } from './service-deps.js';
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Stored fields always carry `required` and `options`, so snapshots read the same whatever was sent. */
+const normalizeFields = (fields: readonly V1FormFieldInput[]): V1FormField[] =>
+  fields.map((f) => ({
+    key: f.key,
+    label: f.label,
+    type: f.type,
+    required: f.required ?? false,
+    options: f.options ?? null,
+  }));
+
+/**
+ * A new customer's names from what the respondent gave: the first word of the name and the rest, or,
+ * without a name, the part of the email before `@` (the API requires a first name; a last name may be empty).
+ */
+export function customerNamesFor(name: string | undefined, email: string): { firstName: string; lastName: string } {
+  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (words.length > 0) return { firstName: words[0] as string, lastName: words.slice(1).join(' ') };
+  return { firstName: email.slice(0, email.indexOf('@')) || email, lastName: '' };
+}
+
+export class FormsService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  list(teamId: string, query: EndpointQuery<typeof listForms>): Promise<ListResult<V1Form>> {
+    return formsTable.list(this.deps.db, teamId, query, (q) => {
+      if (query.isActive !== undefined) q.where('forms.is_active', query.isActive);
+    });
+  }
+
+  async get(teamId: string, id: string): Promise<V1Form> {
+    const form = await formsTable.findById(this.deps.db, teamId, id);
+    if (!form) throw notFound('Form');
+    return form;
+  }
+
+  create(teamId: string, body: EndpointBody<typeof createForm>): Promise<V1Form> {
+    return formsTable.insert(
+      this.deps.db,
+      teamId,
+      {
+        id: randomUUID(),
+        name: body.name,
+        description: body.description ?? null,
+        fields: normalizeFields(body.fields),
+        isActive: body.isActive ?? true,
+      },
+      this.deps.now(),
+    );
+  }
+
+  async update(teamId: string, id: string, body: EndpointBody<typeof updateForm>): Promise<V1Form> {
+    const changes = { ...body, fields: body.fields ? normalizeFields(body.fields) : undefined };
+    const form = await formsTable.update(this.deps.db, teamId, id, changes, this.deps.now());
+    if (!form) throw notFound('Form');
+    return form;
+  }
+
+  async delete(teamId: string, id: string) {
+    try {
+      if (!(await formsTable.delete(this.deps.db, teamId, id))) throw notFound('Form');
+    } catch (error) {
+      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) {
+        throw conflict('The form has submissions; set isActive to false to close it instead');
+      }
+      throw error;
+    }
+    return { id, deleted: true as const };
+  }
+
+  async submit(
+    teamId: string,
+    formId: string,
+    body: EndpointBody<typeof createFormSubmission>,
+  ): Promise<V1FormSubmission> {
+    const form = await this.get(teamId, formId);
+    if (!form.isActive) throw conflict('The form is closed (isActive is false); reopen it to accept submissions');
+    const problems = formValueProblems(form.fields, body.values);
+    if (problems.length > 0) throw validationFailed(problems);
+
+    const email = body.respondentEmail ?? firstAnswerOfType(form.fields, body.values, 'email');
+    const phone = body.respondentPhone ?? firstAnswerOfType(form.fields, body.values, 'phone');
+    const name = body.respondentName;
+    return this.deps.db.transaction(async (trx) => {
+      const now = this.deps.now();
+      const customerId = email ? await this.customerFor(trx, teamId, email, name, phone, now) : null;
+      return formSubmissionsTable.insert(
+        trx,
+        teamId,
+        {
+          id: randomUUID(),
+          formId,
+          customerId,
+          respondentEmail: email ?? null,
+          respondentName: name ?? null,
+          respondentPhone: phone ?? null,
+          values: body.values,
+          fieldSnapshot: form.fields,
+          metadata: body.metadata ?? {},
+          submittedAt: now.toISOString(),
+        },
+        now,
+      );
+    });
+  }
+
+  /** The team's (oldest, not deleted) customer with this email, or a new one. */
+  private async customerFor(
+    db: Executor,
+    teamId: string,
+    email: string,
+    name: string | undefined,
+    phone: string | undefined,
+    now: Date,
+  ): Promise<string> {
+    // Two submissions with a new email at once must not create two customers: serialize per team and email.
+    await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`form-customer:${teamId}:${email.toLowerCase()}`]);
+    const existing = await customersTable
+      .scoped(db, teamId)
+      .whereRaw('lower(customers.email) = ?', [email.toLowerCase()])
+      .whereNull('customers.deleted_at')
+      .orderBy([
+        { column: 'customers.created_at', order: 'asc' },
+        { column: 'customers.id', order: 'asc' },
+      ])
+      .first('customers.id');
+    if (existing) return existing.id as string;
+    const customer = await customersTable.insert(
+      db,
+      teamId,
+      { id: randomUUID(), ...customerNamesFor(name, email), email, phone: phone ?? null, isActive: true },
+      now,
+    );
+    return customer.id;
+  }
+
+  async listSubmissions(
+    teamId: string,
+    formId: string,
+    query: EndpointQuery<typeof listFormSubmissions>,
+  ): Promise<ListResult<V1FormSubmission>> {
+    if (!(await formsTable.exists(this.deps.db, teamId, formId))) throw notFound('Form');
+    return formSubmissionsTable.list(this.deps.db, teamId, query, (q) => {
+      q.where('form_submissions.form_id', formId);
+      if (query.customerId) q.where('form_submissions.customer_id', query.customerId);
+    });
+  }
+
+  async getSubmission(teamId: string, formId: string, submissionId: string): Promise<V1FormSubmission> {
+    const submission = await formSubmissionsTable.findById(this.deps.db, teamId, submissionId);
+    if (!submission || submission.formId !== formId) throw notFound('Form submission');
+    return submission;
+  }
+}
