@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `pnpm test`: static checks, then every vitest suite on embedded PGlite, then the database-backed
-// suites again on real PostgreSQL (TEST_DATABASE_URL, default the local server). Extra arguments go
-// to vitest, e.g. `pnpm test --project server`.
+// `pnpm test`: static checks (lint, typecheck, the published packages' build and pack checks), then
+// every vitest suite on embedded PGlite, then the database-backed suites again on real PostgreSQL
+// (TEST_DATABASE_URL, default the local server). Extra arguments go to vitest, e.g.
+// `pnpm test --project server`.
 import { spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
 
@@ -38,6 +39,9 @@ const exec = (label, extra, env) => run(label, pnpm[0], [...pnpm[1], ...extra], 
 if (args.length === 0) {
   exec('lint (biome)', ['exec', 'biome', 'check', '.']);
   exec('typecheck (tsc, every package)', ['-r', 'typecheck']);
+  run('package checks (build ESM + CJS + types, pack, publint, attw)', process.execPath, [
+    new URL('./check-packages.mjs', import.meta.url).pathname,
+  ]);
 }
 
 const { TEST_DATABASE_URL: _ignored, ...pgliteEnv } = process.env;

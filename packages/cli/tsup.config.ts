@@ -1,11 +1,22 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+import { NODE_SHEBANG, stripSourceShebang } from '../../scripts/tsup-node-bin.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/bin/vsf.ts'],
-  format: ['esm', 'cjs'],
+const shared: Options = {
   // tsup's declaration bundler still sets baseUrl, which TypeScript 6 deprecates.
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  clean: true,
   sourcemap: true,
   target: 'node20',
-});
+};
+
+export default defineConfig([
+  { ...shared, entry: ['src/index.ts'], format: ['esm', 'cjs'], clean: true },
+  // The `vsf` bin: ES module only, run by Node (see scripts/tsup-node-bin.mjs).
+  {
+    ...shared,
+    entry: { 'bin/vsf': 'src/bin/vsf.ts' },
+    format: ['esm'],
+    dts: false,
+    banner: { js: NODE_SHEBANG },
+    esbuildPlugins: [stripSourceShebang],
+  },
+]);

@@ -49,6 +49,21 @@ export interface EndpointDefinition {
   readonly errors?: readonly (404 | 409 | 413)[];
 }
 
+/**
+ * Every status an endpoint can answer with an `ApiError`: the declared `errors` plus those the server's
+ * shared machinery produces for it — 400/401/403/500 always; 404 for a path id (a malformed one is
+ * answered as unknown); 409 for a team-key POST (an `Idempotency-Key` reused with another body, or still
+ * in flight); 413 for any JSON body over the size limit; 429 for team keys (per-key rate limit).
+ */
+export function errorStatuses(endpoint: EndpointDefinition): number[] {
+  const statuses = new Set<number>([400, 401, 403, 500, ...(endpoint.errors ?? [])]);
+  if (pathParamNames(endpoint.path).length > 0) statuses.add(404);
+  if (endpoint.surface === 'v1' && endpoint.method === 'post') statuses.add(409);
+  if (endpoint.body) statuses.add(413);
+  if (endpoint.surface === 'v1') statuses.add(429);
+  return [...statuses].sort((a, b) => a - b);
+}
+
 /** Keeps the literal types of a declaration so the server and SDK infer exact params, query, body and result. */
 export function defineEndpoint<const T extends EndpointDefinition>(definition: T): T {
   return definition;

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPENAPI_FILES } from '../scripts/openapi-files.js';
-import { API_TITLE, API_VERSION, buildOpenApiDocument } from '../src/index.js';
+import {
+  API_TITLE,
+  API_VERSION,
+  adminEndpoints,
+  apiEndpoints,
+  buildOpenApiDocument,
+  type EndpointDefinition,
+  errorStatuses,
+} from '../src/index.js';
 
 describe('checked-in OpenAPI documents', () => {
   for (const [surface, file] of Object.entries(OPENAPI_FILES) as [keyof typeof OPENAPI_FILES, string][]) {
@@ -35,5 +43,49 @@ describe('checked-in OpenAPI documents', () => {
         for (const status of ['400', '401', '403', '429', '500']) expect(responses, where).toHaveProperty(status);
       }
     }
+  });
+
+  it('documents every error status an operation can answer, each with an example of its own code', () => {
+    const codes: Record<string, string> = {
+      '400': 'validation_error',
+      '401': 'unauthorized',
+      '403': 'forbidden',
+      '404': 'not_found',
+      '409': 'conflict',
+      '413': 'payload_too_large',
+      '429': 'rate_limited',
+      '500': 'internal_error',
+    };
+    const surfaces = [
+      ['v1', apiEndpoints],
+      ['admin', adminEndpoints],
+    ] as const;
+    for (const [surface, endpoints] of surfaces) {
+      const doc = buildOpenApiDocument(surface) as unknown as {
+        paths: Record<
+          string,
+          Record<string, { responses: Record<string, { content: Record<string, { example: { code: string } }> }> }>
+        >;
+      };
+      for (const endpoint of Object.values(endpoints) as EndpointDefinition[]) {
+        const responses = doc.paths[endpoint.path]?.[endpoint.method]?.responses ?? {};
+        const documented = Object.keys(responses).filter((status) => Number(status) >= 400);
+        expect(documented, endpoint.operationId).toEqual(errorStatuses(endpoint).map(String));
+        for (const status of documented) {
+          expect(
+            responses[status]?.content['application/json']?.example.code,
+            `${endpoint.operationId} ${status}`,
+          ).toBe(codes[status]);
+        }
+      }
+    }
+  });
+
+  it('adds the statuses the shared machinery produces to the declared ones', () => {
+    expect(errorStatuses(apiEndpoints.createCar)).toEqual([400, 401, 403, 409, 413, 429, 500]);
+    expect(errorStatuses(apiEndpoints.listCars)).toEqual([400, 401, 403, 429, 500]);
+    expect(errorStatuses(apiEndpoints.getCar)).toEqual([400, 401, 403, 404, 429, 500]);
+    const adminOnly = Object.values(adminEndpoints) as EndpointDefinition[];
+    for (const endpoint of adminOnly) expect(errorStatuses(endpoint)).not.toContain(429);
   });
 });

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, apiEndpoints, type EndpointDefinition } from '@vsf/contract';
+import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, errorStatuses } from '@vsf/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
@@ -110,6 +110,8 @@ describe('contract-driven fuzzing', () => {
             expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
             if (res.status >= 400) {
               expect(isApiError(res.body), JSON.stringify(res.body)).toBe(true);
+              // The OpenAPI document lists exactly these statuses for the operation.
+              expect(errorStatuses(endpoint), JSON.stringify(res.body)).toContain(res.status);
               expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
             }
           },

@@ -1,7 +1,9 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { API_BASE_PATHS, type ApiSurface, type EndpointDefinition } from '../endpoint.js';
+import { API_BASE_PATHS, type ApiSurface, type EndpointDefinition, errorStatuses } from '../endpoint.js';
 import { adminEndpoints, apiEndpoints } from '../endpoints/index.js';
-import { ApiError } from '../schemas/common.js';
+import { ApiError, DEFAULT_PAGE_SIZE } from '../schemas/common.js';
+import { z } from '../zod.js';
+import { type SchemaObject, schemaExample } from './schema-example.js';
 
 export const API_TITLE = 'Car Storage API';
 export const API_VERSION = '1.1.0';
@@ -11,13 +13,69 @@ const errorResponses: Record<number, string> = {
   401: 'Missing, unknown, expired or revoked credentials (`unauthorized`)',
   403: 'The key lacks a scope (`Missing scope: <scope>`) or the API is disabled for the team (`forbidden`)',
   404: 'The record does not exist or belongs to another team (`not_found`)',
-  409: 'The request conflicts with the current state (`conflict`)',
+  409: 'The request conflicts with the current state, or its `Idempotency-Key` was used with another body or is still in flight (`conflict`)',
   413: 'The body is over its size limit (`payload_too_large`)',
   429: 'Too many requests; retry after `Retry-After` seconds (`rate_limited`)',
   500: 'Unexpected server failure (`internal_error`)',
 };
 
+const adminErrorResponses: Record<number, string> = {
+  ...errorResponses,
+  401: 'Missing or wrong admin token (`unauthorized`)',
+  403: 'The admin API is disabled: the server has no `VSF_ADMIN_TOKEN` (`forbidden`)',
+  404: 'The team or key does not exist (`not_found`)',
+};
+
+/** An `ApiError` body as the server sends it for `status` on `endpoint`, with the server's own wording. */
+function errorExample(endpoint: EndpointDefinition, status: number, bodyExample: unknown): ApiError {
+  const admin = endpoint.surface === 'admin';
+  switch (status) {
+    case 400: {
+      const fields = bodyExample && typeof bodyExample === 'object' ? Object.entries(bodyExample) : [];
+      const [field, value] = fields[0] ?? [];
+      const expected = Array.isArray(value) ? 'array' : value === null ? 'object' : typeof value;
+      const issue = field
+        ? { path: field, message: `Invalid input: expected ${expected}, received undefined` }
+        : { path: 'limit', message: 'Too big: expected number to be <=200' };
+      return { error: 'Validation failed', code: 'validation_error', details: [issue] };
+    }
+    case 401:
+      return { error: admin ? 'Invalid admin token' : 'API key revoked', code: 'unauthorized', details: null };
+    case 403: {
+      const scope = endpoint.scopes.all[0] ?? endpoint.scopes.any?.[0];
+      const error = admin
+        ? 'Admin API is disabled; set VSF_ADMIN_TOKEN to enable it'
+        : scope
+          ? `Missing scope: ${scope}`
+          : 'API is disabled for this team';
+      return { error, code: 'forbidden', details: null };
+    }
+    case 404:
+      return { error: `${endpoint.resourceName ?? 'Record'} not found`, code: 'not_found', details: null };
+    case 409:
+      return endpoint.errors?.includes(409)
+        ? { error: 'The request conflicts with the current state of the record', code: 'conflict', details: null }
+        : {
+            error: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+            code: 'conflict',
+            details: { reason: 'idempotency_key_reused' },
+          };
+    case 413:
+      return { error: 'Request body is larger than the 5 MB limit', code: 'payload_too_large', details: null };
+    case 429:
+      return {
+        error: 'Rate limit of 1200 requests per 60 s exceeded; retry after 12 s',
+        code: 'rate_limited',
+        details: null,
+      };
+    default:
+      return { error: 'Internal server error', code: 'internal_error', details: null };
+  }
+}
+
 function describeScopes(endpoint: EndpointDefinition): string {
+  if (endpoint.surface === 'admin')
+    return '**Scopes:** none; the admin token (`VSF_ADMIN_TOKEN`) authorizes every call.';
   const { all, any } = endpoint.scopes;
   const parts: string[] = [];
   if (all.length > 0) parts.push(all.map((s) => `\`${s}\``).join(' and '));
@@ -25,11 +83,18 @@ function describeScopes(endpoint: EndpointDefinition): string {
   return parts.length > 0 ? `**Scopes:** ${parts.join(', plus ')}.` : '**Scopes:** none (any valid key).';
 }
 
+const IdempotencyHeaders = z.object({
+  'Idempotency-Key': z.string().min(1).max(255).optional().openapi({
+    description:
+      'Makes a retried POST safe: the same key with the same body within 24 h replays the first response (`Idempotent-Replayed: true`) instead of creating twice.',
+    example: 'a7f3c2e4-create-car-1',
+  }),
+});
+
 function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, security: Record<string, string[]>[]) {
-  const errors = [400, 401, 403, ...(endpoint.errors ?? []), 429, 500].sort((a, b) => a - b);
-  const description = [endpoint.description, endpoint.surface === 'v1' ? describeScopes(endpoint) : undefined]
-    .filter(Boolean)
-    .join('\n\n');
+  const descriptions = endpoint.surface === 'admin' ? adminErrorResponses : errorResponses;
+  const description = [endpoint.description, describeScopes(endpoint)].filter(Boolean).join('\n\n');
+  const idempotent = endpoint.surface === 'v1' && endpoint.method === 'post';
   registry.registerPath({
     operationId: endpoint.operationId,
     method: endpoint.method,
@@ -41,6 +106,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
     request: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
+      ...(idempotent ? { headers: IdempotencyHeaders } : {}),
       ...(endpoint.body
         ? { body: { required: true, content: { 'application/json': { schema: endpoint.body } } } }
         : {}),
@@ -51,13 +117,72 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
         content: { 'application/json': { schema: endpoint.response.schema } },
       },
       ...Object.fromEntries(
-        errors.map((status) => [
+        errorStatuses(endpoint).map((status) => [
           status,
-          { description: errorResponses[status] ?? 'Error', content: { 'application/json': { schema: ApiError } } },
+          {
+            description: descriptions[status] ?? 'Error',
+            ...(status === 429
+              ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
+              : {}),
+            content: { 'application/json': { schema: ApiError } },
+          },
         ]),
       ),
     },
   });
+}
+
+/**
+ * zod-to-openapi writes a nullable union as `anyOf: [..., {nullable: true}]`, a `nullable` without a
+ * `type` that OpenAPI 3.0 does not allow; the same meaning, valid, is `nullable` on each typed branch.
+ */
+function moveNullIntoBranches(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) moveNullIntoBranches(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    const isBareNull = (b: unknown) => JSON.stringify(b) === '{"nullable":true}';
+    if (!branches.some(isBareNull)) continue;
+    schema[key] = branches
+      .filter((b) => !isBareNull(b))
+      .map((b: Record<string, unknown>) => (b.$ref ? { allOf: [b], nullable: true } : { ...b, nullable: true }));
+  }
+  for (const value of Object.values(schema)) moveNullIntoBranches(value);
+}
+
+interface OperationObject {
+  requestBody?: { content: Record<string, { schema: SchemaObject; example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: SchemaObject; example?: unknown }> }>;
+}
+
+/**
+ * Gives every request body and response an example: bodies and success responses from their schemas
+ * (see schema-example.ts), errors with the message the server really sends.
+ */
+function addExamples(document: OpenApiDocument, endpoints: readonly EndpointDefinition[]): void {
+  const components = (document.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  for (const endpoint of endpoints) {
+    const operation = (document.paths?.[endpoint.path] as Record<string, OperationObject> | undefined)?.[
+      endpoint.method
+    ];
+    if (!operation) throw new Error(`OpenAPI: ${endpoint.operationId} was not generated`);
+    const body = operation.requestBody?.content['application/json'];
+    if (body) body.example ??= schemaExample(body.schema, components);
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const media = response.content?.['application/json'];
+      if (!media) continue;
+      if (Number(status) >= 400) media.example = errorExample(endpoint, Number(status), body?.example);
+      else if (endpoint.paginated) {
+        const page = schemaExample(media.schema, components) as Record<string, unknown>;
+        media.example = { ...page, page: 1, limit: DEFAULT_PAGE_SIZE, total: 1 };
+      } else media.example = schemaExample(media.schema, components);
+    }
+  }
 }
 
 /** Builds the OpenAPI 3.0 document of one API surface from the contract's declarations. */
@@ -96,6 +221,7 @@ export function buildOpenApiDocument(surface: Exclude<ApiSurface, 'public'> = 'v
     info: {
       title: surface === 'v1' ? API_TITLE : `${API_TITLE} — admin`,
       version: API_VERSION,
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       description:
         surface === 'v1'
           ? "Team-scoped REST API of a vehicle storage facility. Every request carries a team API key; a key reads and writes only its own team's records, within the scopes it was created with."
@@ -105,6 +231,8 @@ export function buildOpenApiDocument(surface: Exclude<ApiSurface, 'public'> = 'v
     security,
   });
   if (document.components?.schemas) document.components.schemas = sortKeys(document.components.schemas);
+  moveNullIntoBranches(document);
+  addExamples(document, ordered);
   return document;
 }
 

@@ -37,9 +37,16 @@ export const ApiError = z
   .object({
     error: z.string().openapi({ description: 'Human-readable message', example: 'Validation failed' }),
     code: z.enum(ERROR_CODES).optional().openapi({ description: 'Stable machine-readable code' }),
-    details: z.unknown().nullable().optional().openapi({
-      description: 'For `validation_error`, one `{path, message}` per problem; otherwise null',
-    }),
+    // An array of issues for `validation_error`; a few conflicts add an object (e.g. the `carId` holding a
+    // spot, the idempotency `reason`); null otherwise.
+    details: z
+      .union([z.array(ValidationIssue), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))])
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'For `validation_error`, one `{path, message}` per problem; for some conflicts, an object naming the record in the way; otherwise null',
+      }),
   })
   .openapi('ApiError');
 export type ApiError = z.infer<typeof ApiError>;

@@ -24,6 +24,7 @@ export function buildProgram(): Command {
       const lines = [
         `vsf-server listening on ${running.url} using ${engine}`,
         `  API:     ${running.url}/api/v1   (OpenAPI: ${running.url}/api/v1/openapi.json)`,
+        `  Docs:    ${running.url}/docs${running.demo ? '   (the demo key is filled in for a browser on this machine)' : ''}`,
         `  Admin:   ${admin}`,
       ];
       if (running.demo) {

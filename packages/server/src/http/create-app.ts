@@ -17,6 +17,7 @@ import { requireScopes } from '../services/auth-service.js';
 import { createServices, type Services } from '../services/index.js';
 import { adminPage } from './admin-page/admin-page.js';
 import { bindEndpoints } from './bind-endpoints.js';
+import { docsPage } from './docs-page.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
@@ -44,7 +45,8 @@ export interface AppDeps {
 }
 
 export interface VsfApp extends Express {
-  locals: Express['locals'] & { services: Services };
+  /** `demoApiKey`: the key `vsf-server start` created on a brand-new database, pre-filled in `/docs`. */
+  locals: Express['locals'] & { services: Services; demoApiKey?: string };
 }
 
 /** Percent-encodes a header parameter value, including the characters encodeURIComponent leaves. */
@@ -99,6 +101,8 @@ export function createApp(deps: AppDeps): VsfApp {
     openApiDocument ??= buildOpenApiDocument('v1');
     res.json(openApiDocument);
   });
+
+  app.use('/docs', docsPage({ openApiUrl: '/api/v1/openapi.json', demoApiKey: () => app.locals.demoApiKey }));
 
   // Media bytes live outside /api/v1 (DESIGN.md) but answer to the same keys: a car photo needs
   // read:cars, and another team's media is as unknown as a missing one.

@@ -58,6 +58,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     isReady: () => ready,
   });
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
+  if (demo) app.locals.demoApiKey = demo.key;
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));

@@ -1,3 +1,5 @@
+import { ApiError } from '@vsf/contract';
+
 /** A minimal raw HTTP caller for server tests: they assert on the wire, not through the SDK. */
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -29,8 +31,9 @@ export function apiCaller(baseUrl: string, key?: string): ApiCaller {
 }
 
 /** ApiError shape check used by every negative test. */
+/** The body matches the contract's `ApiError` (so the OpenAPI document describes it), code and details included. */
 export function isApiError(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
-  return typeof b.error === 'string' && typeof b.code === 'string' && 'details' in b;
+  return ApiError.safeParse(body).success && typeof b.code === 'string' && 'details' in b;
 }

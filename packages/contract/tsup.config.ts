@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  // tsup's declaration bundler still sets baseUrl, which TypeScript 6 deprecates.
+  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTBOX_MESSAGING } from '../src/providers/messaging/messaging-config.js';
+import { DEFAULT_RATE_LIMIT } from '../src/rate-limit/key-rate-limiter.js';
+import { type RunningServer, startServer } from '../src/runtime/start-server.js';
+import { migratedPglite } from '../src/testing/migrated-pglite.js';
+import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
+
+/** Every `src`/`href` in the page, in order. */
+const assetUrls = (html: string) => [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1] as string);
+
+describe('GET /docs without demo mode', () => {
+  let server: TestServer;
+  let html: string;
+  let response: Response;
+  beforeAll(async () => {
+    server = await startTestServer({ useEnvDatabase: false });
+    response = await fetch(`${server.origin}/docs`);
+    html = await response.text();
+  });
+  afterAll(() => server?.close());
+
+  it('serves an HTML page that renders the served OpenAPI document', async () => {
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const documentUrl = html.match(/data-openapi-url="([^"]+)"/)?.[1];
+    expect(documentUrl).toBe('/api/v1/openapi.json');
+    const document = (await (await fetch(`${server.origin}${documentUrl}`)).json()) as { openapi: string };
+    expect(document.openapi).toMatch(/^3\./);
+  });
+
+  it('references only assets of this server, with no external URL and no inline script', () => {
+    const urls = assetUrls(html);
+    expect(urls.length).toBeGreaterThanOrEqual(4);
+    for (const url of urls) expect(url).toMatch(/^\/docs\/assets\/[\w.-]+$/);
+    expect(html).not.toMatch(/https?:\/\//);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(html).not.toContain('data-demo-key');
+  });
+
+  it('serves every referenced asset with its content type', async () => {
+    const expected: Record<string, RegExp> = {
+      css: /^text\/css/,
+      js: /^(text|application)\/javascript/,
+      png: /^image\/png$/,
+    };
+    for (const url of assetUrls(html)) {
+      const asset = await fetch(`${server.origin}${url}`);
+      expect(asset.status, url).toBe(200);
+      const extension = url.split('.').pop() as string;
+      expect(asset.headers.get('content-type'), url).toMatch(expected[extension] as RegExp);
+      expect((await asset.arrayBuffer()).byteLength, url).toBeGreaterThan(100);
+    }
+  });
+
+  it('starts Swagger UI from a local script with the external validator turned off', async () => {
+    const init = await (await fetch(`${server.origin}/docs/assets/vsf-docs-init.js`)).text();
+    expect(init).toContain('SwaggerUIBundle(');
+    expect(init).toContain('validatorUrl: null');
+    expect(init).not.toMatch(/https?:\/\//);
+  });
+
+  it("keeps helmet's Content-Security-Policy, which allows only this origin's scripts", () => {
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toContain('unsafe-eval');
+  });
+
+  it('serves nothing else from the renderer package', async () => {
+    for (const path of ['package.json', 'index.html', 'constructor', '..%2Fpackage.json', 'swagger-ui.js']) {
+      expect((await fetch(`${server.origin}/docs/assets/${path}`)).status, path).toBe(404);
+    }
+  });
+});
+
+describe('GET /docs when `vsf-server start` created the demo team', () => {
+  let running: RunningServer;
+  beforeAll(async () => {
+    running = await startServer(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        databaseUrl: undefined,
+        dataDir: 'memory://',
+        adminToken: undefined,
+        mediaDir: undefined,
+        logLevel: 'silent',
+        rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
+        messaging: OUTBOX_MESSAGING,
+      },
+      { bootstrapDemo: true, pglite: await migratedPglite() },
+    );
+  });
+  afterAll(() => running?.close());
+
+  it('pre-fills the demo key for a browser on this machine, and the key works', async () => {
+    const key = running.demo?.key as string;
+    expect(key).toMatch(/^vsf_/);
+    const html = await (await fetch(`${running.url}/docs`)).text();
+    expect(html).toContain(`data-demo-key="${key}"`);
+    const cars = await fetch(`${running.url}/api/v1/cars`, { headers: { 'x-api-key': key } });
+    expect(cars.status).toBe(200);
+  });
+
+  it('never shows the key through a proxy', async () => {
+    for (const header of [{ 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.7' }]) {
+      const html = await (await fetch(`${running.url}/docs`, { headers: header })).text();
+      expect(html).not.toContain('data-demo-key');
+      expect(html).toContain('data-openapi-url');
+    }
+  });
+});
