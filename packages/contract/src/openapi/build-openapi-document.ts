@@ -152,7 +152,12 @@ function moveNullIntoBranches(node: unknown): void {
       .filter((b) => !isBareNull(b))
       .map((b: Record<string, unknown>) => (b.$ref ? { allOf: [b], nullable: true } : { ...b, nullable: true }));
   }
-  for (const value of Object.values(schema)) moveNullIntoBranches(value);
+  // `z.unknown()` alone (e.g. a record's values) comes out as the same bare `{nullable: true}`; `{}` is
+  // OpenAPI 3.0's "any value, null included".
+  for (const [key, value] of Object.entries(schema)) {
+    if (JSON.stringify(value) === '{"nullable":true}') schema[key] = {};
+    else moveNullIntoBranches(value);
+  }
 }
 
 interface OperationObject {
