@@ -90,8 +90,10 @@ async function seed() {
 /** Creates, updates and soft-deletes records straight on the server until `until`. */
 async function writer(id: number, until: number, random: () => number) {
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)] as T;
-  const carIds = (await direct.cars.list({ limit: 100, page: 1 + id })).data.map((c) => c.id);
-  const customerIds = (await direct.customers.list({ limit: 50, page: 1 + id })).data.map((c) => c.id);
+  // Each writer starts from its own share of the seeded records.
+  const share = <T extends { id: string }>(rows: T[]) => rows.filter((_, i) => i % WRITERS === id).map((r) => r.id);
+  const carIds = share((await direct.cars.list({ limit: 200 })).data);
+  const customerIds = share((await direct.customers.list({ limit: 200 })).data);
   const locationIds = (await direct.locations.list({ limit: 10 })).data.map((l) => l.id);
   let writes = 0;
   for (let n = 0; Date.now() < until; n++) {
