@@ -17,7 +17,7 @@ const SLOW_UPLOADS = STRESS ? 12 : 4;
 const SLOW_CREATES = STRESS ? 12 : 4;
 const LISTS = STRESS ? 12 : 4;
 const DRIP_CHUNKS = 8;
-const DRIP_MS = 60;
+const DRIP_MS = 30;
 
 const adminToken = `shutdown-admin-${Math.random().toString(36).slice(2)}`;
 let running: RunningServer | undefined;
@@ -54,13 +54,14 @@ interface RawResponse {
 
 /**
  * One request on its own connection (keep-alive, as SDK clients use), its body written in chunks
- * `dripMs` apart, so it is still arriving when the server is told to close.
+ * `dripMs` apart; the last chunk waits for `gate`, so the request is still arriving when the server is
+ * told to close, however slow the machine.
  */
 function send(
   origin: string,
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; dripMs?: number } = {},
+  options: { key?: string; body?: unknown; dripMs?: number; gate?: Promise<void> } = {},
 ): Promise<RawResponse> {
   const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -96,6 +97,7 @@ function send(
       req.write(payload.subarray(offset, offset + size));
       offset += size;
       if (offset >= payload.length) req.end();
+      else if (offset + size >= payload.length && options.gate) void options.gate.then(drip);
       else setTimeout(drip, options.dripMs ?? 0);
     };
     drip();
@@ -115,8 +117,8 @@ describe('graceful shutdown', () => {
     const key = json<{ data: { key: string } }>(
       await admin('POST', `/teams/${team.id}/keys`, { name: 'k', scopes: ALL_SCOPES }),
     ).data.key;
-    const api = (method: string, path: string, body?: unknown, dripMs?: number) =>
-      send(origin, method, `/api/v1${path}`, { key, body, ...(dripMs ? { dripMs } : {}) });
+    const api = (method: string, path: string, body?: unknown, gate?: Promise<void>) =>
+      send(origin, method, `/api/v1${path}`, { key, body, ...(gate ? { gate, dripMs: DRIP_MS } : {}) });
 
     // Cars with an open storage session, so photos can be uploaded to them; and rows for large lists.
     const zone = json<{ data: { id: string } }>(await api('POST', '/parking-zones', { name: 'Z' })).data.id;
@@ -152,14 +154,18 @@ describe('graceful shutdown', () => {
         lastFinished = performance.now();
       });
     });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const inFlight: { label: string; response: Promise<RawResponse> }[] = [];
     for (const { carId, sessionId } of sessions) {
       const body = { sessionId, filename: 'p.png', contentType: 'image/png', base64: TINY_PNG };
-      inFlight.push({ label: 'upload', response: api('POST', `/cars/${carId}/photos`, body, DRIP_MS) });
+      inFlight.push({ label: 'upload', response: api('POST', `/cars/${carId}/photos`, body, gate) });
     }
     for (let i = 0; i < SLOW_CREATES; i++) {
       const body = { year: 2001, make: 'InFlight', model: `F${i}`, color: 'slow' };
-      inFlight.push({ label: 'create', response: api('POST', '/cars', body, DRIP_MS) });
+      inFlight.push({ label: 'create', response: api('POST', '/cars', body, gate) });
     }
     for (let i = 0; i < LISTS; i++) {
       inFlight.push({ label: 'list', response: api('GET', `/cars?limit=200&page=${1 + (i % 2)}`) });
@@ -174,11 +180,14 @@ describe('graceful shutdown', () => {
     };
     const closed = server.close();
 
-    // A new connection is refused at once, while the slow requests are still arriving.
-    const refused = await api('GET', '/cars').then(
-      () => undefined,
-      (error: NodeJS.ErrnoException) => error.code,
-    );
+    // A new connection is refused at once, while the slow requests are still arriving; only then do
+    // the uploads and creates send their last bytes.
+    const refused = await api('GET', '/cars')
+      .then(
+        () => undefined,
+        (error: NodeJS.ErrnoException) => error.code,
+      )
+      .finally(release);
     expect(refused).toBe('ECONNREFUSED');
 
     const responses = await Promise.all(inFlight.map((r) => r.response));
@@ -200,8 +209,8 @@ describe('graceful shutdown', () => {
     expect(keptAlive).toBe(0);
 
     console.log(
-      `graceful-shutdown (${server.database.engine}): ${inFlight.length} requests in flight at close() ` +
-        `(${SLOW_UPLOADS} dripped photo uploads, ${SLOW_CREATES} dripped creates, ${LISTS} lists of 200): ` +
+      `graceful-shutdown (${server.database.engine}): ${inFlight.length} requests received before close() ` +
+        `(${SLOW_UPLOADS} photo uploads and ${SLOW_CREATES} creates still sending their bodies, ${LISTS} lists of 200): ` +
         `${responses.length - failures.length} × 2xx, ${dripped.length - keptAlive} × Connection: close, new connection ${refused}, database closed after the last response`,
     );
     running = undefined;

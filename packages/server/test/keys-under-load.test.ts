@@ -14,8 +14,8 @@ const STRESS = Boolean(process.env.VSF_STRESS);
 const CLIENTS = STRESS ? 24 : 12;
 const ROUNDS = STRESS ? 5 : 1;
 // Phases are counted in finished requests, not time, so a slow machine only makes the test slower.
-const BEFORE_REQUESTS = STRESS ? 20 * CLIENTS : 3 * CLIENTS;
-const AFTER_REQUESTS = STRESS ? 20 * CLIENTS : 3 * CLIENTS;
+const BEFORE_REQUESTS = STRESS ? 5 * CLIENTS : 3 * CLIENTS;
+const AFTER_REQUESTS = STRESS ? 5 * CLIENTS : 3 * CLIENTS;
 
 let server: TestServer;
 beforeAll(async () => {
