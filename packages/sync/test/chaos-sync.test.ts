@@ -224,4 +224,63 @@ describe(`chaos sync (seed ${SEED})`, () => {
       for (const sink of Object.values(sinks)) await sink.close();
     }
   }, 180_000);
+
+  it('creates and updates sent through the same faults are stored exactly once, with their last values', async () => {
+    // Every method is faulted here; a response lost after the server committed (reset mid-body) makes
+    // the SDK retry with the same Idempotency-Key, which must replay rather than create again.
+    const writeProxy = await startChaosProxy({
+      target: server.origin,
+      seed: SEED + 2,
+      faultRate: FAULT_RATE,
+      eligible: (_method, path) => path.startsWith('/api/v1/'),
+      // Mostly responses lost after the server committed: the case idempotency exists for.
+      weights: { 'reset-mid-body': 6 },
+    });
+    const { key, team } = await server.createTeamWithKey(ALL_SCOPES);
+    const through = new VsfClient({
+      apiKey: key,
+      baseUrl: `${writeProxy.origin}/api/v1`,
+      maxRetries: 8,
+      timeout: 5_000,
+      logLevel: 'off',
+    });
+    const perWriter = STRESS ? 60 : 12;
+    const acknowledged = new Map<string, { model: string; color: string }>();
+    try {
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, w) => {
+          for (let i = 0; i < perWriter; i++) {
+            const model = `W${w}-${i}`;
+            const car = await through.cars.create({ year: 2021, make: 'Chaos', model });
+            acknowledged.set(car.id, { model, color: car.color ?? '' });
+            if (i % 2 === 0) {
+              const updated = await through.cars.update(car.id, { color: `after-${i}` });
+              acknowledged.set(car.id, { model, color: updated.color ?? '' });
+            }
+          }
+        }),
+      );
+    } finally {
+      await writeProxy.close();
+    }
+    const rows = (await server.db('cars').where({ team_id: team.id })) as {
+      id: string;
+      model: string;
+      color: string | null;
+    }[];
+    const duplicates = rows.length - new Set(rows.map((r) => r.model)).size;
+    const wrong = rows.filter((r) => {
+      const ack = acknowledged.get(r.id);
+      return !ack || ack.model !== r.model || ack.color !== (r.color ?? '');
+    });
+    const { stats } = writeProxy;
+    console.log(
+      `chaos-writes (${server.engine}, seed ${SEED + 2}): ${stats.faults} faults injected in ${stats.requests} requests; ` +
+        `${acknowledged.size} creates acknowledged, ${rows.length} rows stored; duplicates=${duplicates}, losses=${acknowledged.size - rows.length + wrong.length}`,
+    );
+    expect(duplicates).toBe(0);
+    expect(wrong).toEqual([]);
+    expect(rows.length).toBe(WRITERS * perWriter);
+    expect(stats.faults).toBeGreaterThan(0);
+  }, 180_000);
 });
