@@ -126,4 +126,59 @@ describe('fetchPublicImage', () => {
     const error = await refusal(fetchPublicImage('https://slow.example/a', { maxBytes: 10, deps, timeoutMs: 50 }));
     expect(JSON.stringify(error.details)).toMatch(/longer than 0.05 s/);
   });
+
+  // Headers come at once, then a byte every 20 ms: under the size cap, so only the time limit stops it.
+  const drip = (honoursAbort: boolean) => {
+    const read = { chunks: 0, destroyed: false };
+    const deps: PublicFetchDeps = {
+      resolve: async () => ['93.184.216.34'],
+      get: async (_url, _address, signal) => ({
+        status: 200,
+        location: undefined,
+        body: (async function* () {
+          yield PNG.subarray(0, 8);
+          for (let i = 0; i < 100 && !read.destroyed; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            // node's response errors once the request's signal aborts; a careless body just goes on.
+            if (honoursAbort && signal.aborted) throw new Error('aborted');
+            read.chunks++;
+            yield new Uint8Array([i]);
+          }
+        })(),
+        destroy: () => {
+          read.destroyed = true;
+        },
+      }),
+    };
+    return { deps, read };
+  };
+
+  it.each([
+    ['a body that errors on abort, as node does', true],
+    ['a body that ignores the abort', false],
+  ])('cuts off a source that drips bytes slowly under the size cap: %s', async (_label, honoursAbort) => {
+    const { deps, read } = drip(honoursAbort);
+    const error = await refusal(fetchPublicImage('https://drip.example/a', { maxBytes: 1024, deps, timeoutMs: 100 }));
+    expect(error.status).toBe(400);
+    expect(JSON.stringify(error.details)).toMatch(/longer than 0.1 s/);
+    // Stopped long before the 100 chunks the source would send.
+    expect(read.chunks).toBeLessThan(50);
+  });
+
+  it('cuts off a source that sends headers, then nothing, and ignores the abort', async () => {
+    const deps: PublicFetchDeps = {
+      resolve: async () => ['93.184.216.34'],
+      get: async () => ({
+        status: 200,
+        location: undefined,
+        body: (async function* () {
+          yield PNG.subarray(0, 8);
+          await new Promise(() => {});
+        })(),
+        destroy: () => {},
+      }),
+    };
+    const error = await refusal(fetchPublicImage('https://stall.example/a', { maxBytes: 1024, deps, timeoutMs: 50 }));
+    expect(JSON.stringify(error.details)).toMatch(/longer than 0.05 s/);
+  });
 });

@@ -102,17 +102,35 @@ export async function fetchPublicImage(sourceUrl: string, options: PublicFetchOp
       }
       const chunks: Uint8Array[] = [];
       let size = 0;
-      for await (const chunk of response.body) {
-        size += chunk.byteLength;
-        if (size > options.maxBytes) {
+      // The deadline holds whatever the transport does with the signal: each read races it, and the
+      // body is dropped when it passes, so a source dripping bytes under the cap is still cut off.
+      const deadline = new Promise<never>((_, reject) => {
+        const expire = () => {
           response.destroy();
-          throw new ApiHttpError(
-            413,
-            'payload_too_large',
-            `The image at sourceUrl is larger than ${options.maxBytes} bytes`,
-          );
+          reject(new Error('deadline passed'));
+        };
+        if (controller.signal.aborted) expire();
+        else controller.signal.addEventListener('abort', expire, { once: true });
+      });
+      deadline.catch(() => {});
+      const reader = response.body[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const next = await Promise.race([reader.next(), deadline]);
+          if (next.done) break;
+          size += next.value.byteLength;
+          if (size > options.maxBytes) {
+            response.destroy();
+            throw new ApiHttpError(
+              413,
+              'payload_too_large',
+              `The image at sourceUrl is larger than ${options.maxBytes} bytes`,
+            );
+          }
+          chunks.push(next.value);
         }
-        chunks.push(chunk);
+      } finally {
+        Promise.resolve(reader.return?.()).catch(() => {});
       }
       return Buffer.concat(chunks);
     }

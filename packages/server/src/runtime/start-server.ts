@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
@@ -71,9 +71,29 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 
+  // Responses still being worked on when close() is called. Without `Connection: close` on them,
+  // a client's keep-alive socket (every SDK pools them) stays open after the last response and
+  // server.close() waits out keepAliveTimeout, accepting new requests on it meanwhile.
+  const inFlight = new Set<ServerResponse>();
+  let shuttingDown = false;
+  const noKeepAlive = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
+  server.on('request', (_req, res: ServerResponse) => {
+    if (shuttingDown) noKeepAlive(res);
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A response whose headers went out before the shutdown leaves an idle keep-alive socket.
+      if (shuttingDown) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      shuttingDown = true;
+      for (const res of inFlight) noKeepAlive(res);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
