@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ALL_SCOPES } from '@vsf/contract';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OUTBOX_MESSAGING } from '../src/providers/messaging/messaging-config.js';
 import { DEFAULT_RATE_LIMIT } from '../src/rate-limit/key-rate-limiter.js';
 import { type RunningServer, startServer } from '../src/runtime/start-server.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
@@ -41,6 +42,7 @@ async function start(): Promise<RunningServer> {
       mediaDir: undefined,
       logLevel: 'silent',
       rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
+      messaging: OUTBOX_MESSAGING,
     },
     { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },
   );
