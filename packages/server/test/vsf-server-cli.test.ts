@@ -80,7 +80,7 @@ describe('vsf-server start on the embedded database', () => {
     expect(Buffer.from(await media.arrayBuffer())).toEqual(Buffer.from(TINY_PNG, 'base64'));
     expect(existsSync(join(base, 'media'))).toBe(true);
     expect(await stop(second.child)).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('vsf-server admin commands', () => {
@@ -94,7 +94,7 @@ describe('vsf-server admin commands', () => {
 
   beforeAll(async () => {
     server = await startServerProcess({ VSF_DATA_DIR: 'memory://', VSF_ADMIN_TOKEN: adminToken });
-  }, 60_000);
+  }, 120_000);
   afterAll(() => stop(server.child));
 
   it('creates a team and a key, lists keys without secrets, disables the API and revokes the key', async () => {
@@ -113,7 +113,7 @@ describe('vsf-server admin commands', () => {
     await cli('api', 'enable', team.id);
     await cli('keys', 'revoke', key.id);
     expect((await api('GET', '/cars')).body.error).toBe('API key revoked');
-  }, 60_000);
+  }, 120_000);
 
   it('fails with a clear message when the admin token is wrong', async () => {
     const failed = run(tsx, [bin, 'teams', 'list'], {
