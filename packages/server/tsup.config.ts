@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { NODE_SHEBANG, stripSourceShebang } from '../../scripts/tsup-node-bin.js';
 
@@ -10,8 +11,29 @@ const shared: Options = {
   shims: true,
 };
 
+/**
+ * The /admin page's script and stylesheet are served from `./assets/` beside the module that reads them;
+ * bundled, that module is each entry's output file, so every output folder gets a copy.
+ */
+const copyAdminAssets =
+  (...dirs: string[]) =>
+  async () => {
+    for (const dir of dirs) {
+      cpSync('src/http/admin-page/assets', `dist/${dir}assets`, {
+        recursive: true,
+        filter: (source) => !source.endsWith('tsconfig.json'),
+      });
+    }
+  };
+
 export default defineConfig([
-  { ...shared, entry: ['src/index.ts', 'src/testing/index.ts'], format: ['esm', 'cjs'], clean: true },
+  {
+    ...shared,
+    entry: ['src/index.ts', 'src/testing/index.ts'],
+    format: ['esm', 'cjs'],
+    clean: true,
+    onSuccess: copyAdminAssets('', 'testing/'),
+  },
   // The `vsf-server` bin: ES module only, run by Node (see scripts/tsup-node-bin.mjs).
   {
     ...shared,
@@ -20,5 +42,6 @@ export default defineConfig([
     dts: false,
     banner: { js: NODE_SHEBANG },
     esbuildPlugins: [stripSourceShebang],
+    onSuccess: copyAdminAssets('bin/'),
   },
 ]);
