@@ -38,6 +38,7 @@ const exec = (label, extra, env) => run(label, pnpm[0], [...pnpm[1], ...extra], 
 if (args.length === 0) {
   exec('lint (biome)', ['exec', 'biome', 'check', '.']);
   exec('typecheck (tsc, every package)', ['-r', 'typecheck']);
+  exec('typecheck (tsc, benchmarks; `pnpm bench` runs them)', ['exec', 'tsc', '-p', 'bench']);
 }
 
 const { TEST_DATABASE_URL: _ignored, ...pgliteEnv } = process.env;
