@@ -7,6 +7,8 @@ import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from 
 const STATE_TABLE = 'vsf_sync_state';
 const LOCK_TABLE = 'vsf_sync_lock';
 const LOCK_NAME = 'mirror';
+/** Records per upsert statement: 200 × ~25 columns stays far below SQLite's and PostgreSQL's parameter limits. */
+const UPSERT_ROWS = 200;
 
 /**
  * One sink for SQLite (better-sqlite3) and PostgreSQL (pg), through knex: one table per resource,
@@ -15,6 +17,7 @@ const LOCK_NAME = 'mirror';
  */
 export class SqlSink implements Sink {
   private lockOwner: string | undefined;
+  private readonly upserts = new Map<string, string>();
 
   constructor(
     readonly kind: 'sqlite' | 'postgres',
@@ -22,7 +25,24 @@ export class SqlSink implements Sink {
   ) {}
 
   static sqlite(filename: string): SqlSink {
-    return new SqlSink('sqlite', knex({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true }));
+    return new SqlSink(
+      'sqlite',
+      knex({
+        client: 'better-sqlite3',
+        connection: { filename },
+        useNullAsDefault: true,
+        pool: {
+          // WAL with synchronous=NORMAL syncs at checkpoints rather than at every commit: a power cut
+          // may lose the last pages written, never half of one, and their checkpoint goes with them, so
+          // the next run fetches them again. Syncing every page cost more than fetching it.
+          afterCreate: (connection: { pragma(source: string): unknown }, done: (error: Error | null) => void) => {
+            connection.pragma('journal_mode = wal');
+            connection.pragma('synchronous = normal');
+            done(null);
+          },
+        },
+      }),
+    );
   }
 
   static postgres(url: string): SqlSink {
@@ -30,7 +50,6 @@ export class SqlSink implements Sink {
   }
 
   async prepare(resources: ResourceSpec[]): Promise<void> {
-    if (this.kind === 'sqlite') await this.db.raw('pragma journal_mode = wal');
     if (!(await this.db.schema.hasTable(STATE_TABLE))) {
       await this.db.schema.createTable(STATE_TABLE, (t) => {
         t.text('resource').primary();
@@ -145,51 +164,65 @@ export class SqlSink implements Sink {
       .merge();
   }
 
-  private toRow(resource: ResourceSpec, record: Record<string, unknown>, runId: string, now: string) {
-    const row: Record<string, unknown> = { synced_at: now, synced_run: runId };
+  /** One record's bindings, in the column order of upsertSql. */
+  private toValues(resource: ResourceSpec, record: Record<string, unknown>, runId: string, now: string): Knex.Value[] {
+    const values: Knex.Value[] = [];
     for (const c of resource.columns) {
       const value = record[c.field];
-      if (value === undefined || value === null) row[c.column] = null;
-      else if (c.kind === 'json') row[c.column] = JSON.stringify(value);
-      else if (c.kind === 'boolean' && this.kind === 'sqlite') row[c.column] = value ? 1 : 0;
-      else row[c.column] = value;
+      if (value === undefined || value === null) values.push(null);
+      else if (c.kind === 'json') values.push(JSON.stringify(value));
+      else if (c.kind === 'boolean' && this.kind === 'sqlite') values.push(value ? 1 : 0);
+      else values.push(value as Knex.Value);
     }
-    return row;
+    values.push(now, runId);
+    return values;
+  }
+
+  /**
+   * `insert … on conflict (id) do update` for `rows` records, written once per resource and row count:
+   * knex's query builder took longer to compile a 100-row upsert than the database took to run it.
+   * A stored record is replaced only when the incoming one is not older; either way it is marked seen
+   * by this run (`synced_run`), which is what pruning compares.
+   */
+  private upsertSql(resource: ResourceSpec, rows: number): string {
+    const cacheKey = `${resource.name}\0${rows}`;
+    const cached = this.upserts.get(cacheKey);
+    if (cached) return cached;
+    const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+    const table = q(resource.name);
+    const columns = [...resource.columns.map((c) => c.column), 'synced_at', 'synced_run'];
+    const placeholders = `(${columns.map(() => '?').join(', ')})`;
+    const hasUpdatedAt = resource.columns.some((c) => c.column === 'updated_at');
+    const newer = `${table}."updated_at" is null or excluded."updated_at" >= ${table}."updated_at"`;
+    const assignments = columns
+      .filter((c) => c !== 'id')
+      .map((c) =>
+        !hasUpdatedAt || c === 'synced_at' || c === 'synced_run'
+          ? `${q(c)} = excluded.${q(c)}`
+          : `${q(c)} = case when ${newer} then excluded.${q(c)} else ${table}.${q(c)} end`,
+      );
+    const sql =
+      `insert into ${table} (${columns.map(q).join(', ')}) values ${Array(rows).fill(placeholders).join(', ')} ` +
+      `on conflict ("id") do update set ${assignments.join(', ')}`;
+    this.upserts.set(cacheKey, sql);
+    return sql;
   }
 
   async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {
     const now = new Date().toISOString();
-    const table = resource.name;
-    const hasUpdatedAt = resource.columns.some((c) => c.column === 'updated_at');
     return this.db.transaction(async (trx) => {
+      // As for SQLite: a page and its checkpoint may be lost together in a crash, then fetched again,
+      // so waiting for the WAL flush at each page's commit buys nothing. completeRun stays synchronous.
+      if (this.kind === 'postgres') await trx.raw('set local synchronous_commit = off');
       let upserted = 0;
       // Ids repeat across pages while records change; within one statement a row may appear once.
       const unique = [...new Map(records.map((r) => [String(r.id), r])).values()];
-      for (let i = 0; i < unique.length; i += 100) {
-        const rows = unique.slice(i, i + 100).map((r) => this.toRow(resource, r, checkpoint.runId, now));
-        const fields = Object.keys(rows[0] ?? {}).filter((k) => k !== 'id');
-        const query = trx(table).insert(rows).onConflict('id');
-        if (hasUpdatedAt) {
-          // Keep the stored record when it is newer; still mark it seen by this run.
-          const newer = `excluded.updated_at >= ${table}.updated_at`;
-          await query.merge(
-            Object.fromEntries(
-              fields.map((f) =>
-                f === 'synced_run' || f === 'synced_at'
-                  ? [f, trx.raw(`excluded.${f}`)]
-                  : [
-                      f,
-                      trx.raw(
-                        `case when ${table}.updated_at is null or ${newer} then excluded.${f} else ${table}.${f} end`,
-                      ),
-                    ],
-              ),
-            ),
-          );
-        } else {
-          await query.merge();
-        }
-        upserted += rows.length;
+      for (let i = 0; i < unique.length; i += UPSERT_ROWS) {
+        const chunk = unique.slice(i, i + UPSERT_ROWS);
+        const bindings: Knex.Value[] = [];
+        for (const record of chunk) bindings.push(...this.toValues(resource, record, checkpoint.runId, now));
+        await trx.raw(this.upsertSql(resource, chunk.length), bindings);
+        upserted += chunk.length;
       }
       const state = await this.getStateIn(trx, resource);
       await this.saveState(trx, resource, { watermark: state.watermark, checkpoint });
