@@ -6,6 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fullSync } from './full-sync.js';
+import { incrementalSync } from './incremental-sync.js';
 import type { BenchContext } from './lib/bench-context.js';
 import { ROOT } from './lib/child-process.js';
 import { createBenchDatabase, redact } from './lib/database.js';
@@ -14,12 +16,21 @@ import { startReferenceServer } from './lib/reference-server.js';
 import { printTable, writeResults } from './lib/report.js';
 import { seedCars, settle } from './lib/seed-cars.js';
 import { listLatency } from './list-latency.js';
+import { photoUpload } from './photo-upload.js';
+import { sdkOverhead } from './sdk-overhead.js';
+import { throughput } from './throughput.js';
 
 const BIG_TEAM_CARS = 100_000;
 const SMALL_TEAM_CARS = 1_000;
 
 const benchmarks: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
+  // Full sync first: incremental-sync reuses its 100k mirror instead of syncing the team again.
+  'full-sync': fullSync,
+  'incremental-sync': incrementalSync,
   'list-latency': listLatency,
+  'sdk-overhead': sdkOverhead,
+  throughput,
+  'photo-upload': photoUpload,
 };
 
 async function main() {

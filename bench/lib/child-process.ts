@@ -4,9 +4,13 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs a TypeScript entry point with tsx in its own process (its own core, its own RSS). */
+/**
+ * Runs an entry point in its own process (its own core, its own RSS): TypeScript through tsx, bundled
+ * JavaScript (`.mjs`) with plain node.
+ */
 export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv, stdout: 'ignore' | 'pipe' = 'ignore') {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const loader = script.endsWith('.mjs') ? [] : ['--import', 'tsx'];
+  return spawn(process.execPath, [...loader, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', stdout, 'pipe'],

@@ -1,6 +1,7 @@
 /**
  * One benchmark result. `value` and `floor` are measured in the same run on the same machine, and the
- * target applies to their ratio, so a busy machine slows both sides rather than failing the figure.
+ * target applies to their ratio, so a busy machine slows both sides rather than failing the figure
+ * (memory alone has an absolute limit; its floor shows how much of it the process needs idle).
  */
 export interface Figure {
   id: string;
@@ -13,6 +14,8 @@ export interface Figure {
   /** `>=` when more is better (throughput), `<=` when less is (latency, memory). */
   comparison: '>=' | '<=';
   target: number;
+  /** What the target applies to: the ratio (default), or the value itself for absolute limits (memory). */
+  targetOn?: 'ratio' | 'value';
   met: boolean;
   /** What the floor is, in words. */
   floorIs: string;
@@ -22,7 +25,8 @@ export interface Figure {
 export function figure(input: Omit<Figure, 'ratio' | 'met'>): Figure {
   const ratio = input.floor === 0 ? Number.POSITIVE_INFINITY : input.value / input.floor;
   const rounded = Math.round(ratio * 1000) / 1000;
-  const met = input.comparison === '>=' ? rounded >= input.target : rounded <= input.target;
+  const checked = input.targetOn === 'value' ? input.value : rounded;
+  const met = input.comparison === '>=' ? checked >= input.target : checked <= input.target;
   return { ...input, value: round(input.value), floor: round(input.floor), ratio: rounded, met };
 }
 

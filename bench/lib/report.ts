@@ -10,7 +10,7 @@ export function printTable(figures: Figure[]): void {
     `${f.value} ${f.unit}`,
     `${f.floor} ${f.unit}`,
     String(f.ratio),
-    `${f.comparison} ${f.target}`,
+    f.targetOn === 'value' ? `${f.comparison} ${f.target} ${f.unit}` : `${f.comparison} ${f.target}`,
     f.met ? 'yes' : 'NO',
   ]);
   const header = ['benchmark', 'value', 'floor', 'ratio', 'target', 'met'];
