@@ -4,6 +4,7 @@ import * as core from './001-core.js';
 import * as facility from './002-facility.js';
 import * as appointments from './003-appointments.js';
 import * as idempotency from './010-idempotency.js';
+import * as unloggedRateLimits from './020-unlogged-rate-limits.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
 const migrations: Record<string, Knex.Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002-facility': facility,
   '003-appointments': appointments,
   '010-idempotency': idempotency,
+  '020-unlogged-rate-limits': unloggedRateLimits,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */
