@@ -18,6 +18,10 @@ export async function bundle(entry: string, outDir: string): Promise<string> {
     target: 'node20',
     external: ['knex', 'pg', 'better-sqlite3'],
     logLevel: 'error',
+    // CommonJS dependencies (commander, …) require Node built-ins, which an ES module bundle cannot do alone.
+    banner: {
+      js: "import { createRequire as __vsfCreateRequire } from 'node:module'; const require = __vsfCreateRequire(import.meta.url);",
+    },
   });
   return outfile;
 }
