@@ -5,6 +5,16 @@ import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from './sink.js';
 
 const STATE_TABLE = 'vsf_sync_state';
+
+/** The parts of a better-sqlite3 connection the SQLite fast path uses. */
+interface SqliteStatement {
+  run(...bindings: unknown[]): unknown;
+  get(...bindings: unknown[]): unknown;
+}
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+  transaction<T>(fn: () => T): () => T;
+}
 const LOCK_TABLE = 'vsf_sync_lock';
 const LOCK_NAME = 'mirror';
 /** Records per upsert statement: 200 × ~25 columns stays far below SQLite's and PostgreSQL's parameter limits. */
@@ -18,6 +28,7 @@ const UPSERT_ROWS = 200;
 export class SqlSink implements Sink {
   private lockOwner: string | undefined;
   private readonly upserts = new Map<string, string>();
+  private readonly sqliteStatements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
 
   constructor(
     readonly kind: 'sqlite' | 'postgres',
@@ -210,6 +221,7 @@ export class SqlSink implements Sink {
 
   async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {
     const now = new Date().toISOString();
+    if (this.kind === 'sqlite') return this.applyPageSqlite(resource, records, checkpoint, now);
     return this.db.transaction(async (trx) => {
       // As for SQLite: a page and its checkpoint may be lost together in a crash, then fetched again,
       // so waiting for the WAL flush at each page's commit buys nothing. completeRun stays synchronous.
@@ -228,6 +240,54 @@ export class SqlSink implements Sink {
       await this.saveState(trx, resource, { watermark: state.watermark, checkpoint });
       return { upserted };
     });
+  }
+
+  /**
+   * SQLite pages go straight to better-sqlite3 on knex's only connection, with one prepared single-row
+   * upsert reused for every record. Through knex each page prepared a new 200-row statement that was
+   * freed only when the garbage collector got to it; a 100k-car sync peaked ~25 MB higher for it.
+   */
+  private async applyPageSqlite(
+    resource: ResourceSpec,
+    records: Record<string, unknown>[],
+    checkpoint: Checkpoint,
+    now: string,
+  ): Promise<{ upserted: number }> {
+    const client = this.db.client as {
+      acquireConnection(): Promise<SqliteConnection>;
+      releaseConnection(connection: SqliteConnection): Promise<void>;
+    };
+    const connection = await client.acquireConnection();
+    try {
+      let statements = this.sqliteStatements.get(connection);
+      if (!statements) {
+        statements = new Map();
+        this.sqliteStatements.set(connection, statements);
+      }
+      const prepare = (sql: string) => {
+        let statement = statements.get(sql);
+        if (!statement) {
+          statement = connection.prepare(sql);
+          statements.set(sql, statement);
+        }
+        return statement;
+      };
+      const upsert = prepare(this.upsertSql(resource, 1));
+      const readWatermark = prepare(`select watermark from ${STATE_TABLE} where resource = ?`);
+      const writeState = prepare(
+        `insert into ${STATE_TABLE} (resource, watermark, checkpoint, updated_at) values (?, ?, ?, ?) ` +
+          'on conflict (resource) do update set watermark = excluded.watermark, checkpoint = excluded.checkpoint, updated_at = excluded.updated_at',
+      );
+      // One record per statement, so ids repeated within a page simply apply in order.
+      return connection.transaction(() => {
+        for (const record of records) upsert.run(this.toValues(resource, record, checkpoint.runId, now));
+        const state = readWatermark.get(resource.name) as { watermark: string | null } | undefined;
+        writeState.run(resource.name, state?.watermark ?? null, JSON.stringify(checkpoint), new Date().toISOString());
+        return { upserted: new Set(records.map((r) => String(r.id))).size };
+      })();
+    } finally {
+      await client.releaseConnection(connection);
+    }
   }
 
   private async getStateIn(trx: Knex.Transaction, resource: ResourceSpec): Promise<ResourceState> {
