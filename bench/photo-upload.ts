@@ -68,12 +68,7 @@ export async function photoUpload(ctx: BenchContext): Promise<Figure[]> {
     const rssBefore = peakRss(server.pid);
 
     const loop = await timed(
-      spawnTs(
-        join(ROOT, 'bench/lib/sequential-upload.ts'),
-        [server.baseUrl, key, car.id, await session(), dir],
-        {},
-        'pipe',
-      ),
+      spawnTs(loopBundle, [server.baseUrl, key, car.id, await session(), dir], {}, 'pipe'),
       'sequential upload',
     );
     const cliSession = await session();
