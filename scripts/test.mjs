@@ -42,6 +42,7 @@ if (args.length === 0) {
   run('package checks (build ESM + CJS + types, pack, publint, attw)', process.execPath, [
     new URL('./check-packages.mjs', import.meta.url).pathname,
   ]);
+  exec('typecheck (tsc, benchmarks; `pnpm bench` runs them)', ['exec', 'tsc', '-p', 'bench']);
 }
 
 const { TEST_DATABASE_URL: _ignored, ...pgliteEnv } = process.env;

@@ -24,6 +24,24 @@ describe('API key authentication', () => {
     expect(JSON.stringify(bearer.body)).not.toContain(key.split('.')[1]);
   });
 
+  it('records when a key was last used, writing it at most once a minute', async () => {
+    const { key, keyId } = await server.createTeamWithKey(['read:cars']);
+    const lastUsed = async () =>
+      ((await server.db('api_keys').where({ id: keyId }).first('last_used_at')) as { last_used_at: Date | null })
+        .last_used_at;
+    const api = apiCaller(server.baseUrl, key);
+    expect(await lastUsed()).toBeNull();
+    expect((await api('GET', '/cars')).status).toBe(200);
+    const first = await lastUsed();
+    expect(first).toBeInstanceOf(Date);
+    expect((await api('GET', '/cars')).status).toBe(200);
+    expect(await lastUsed()).toEqual(first);
+    const stale = new Date(first!.getTime() - 61_000);
+    await server.db('api_keys').where({ id: keyId }).update({ last_used_at: stale });
+    expect((await api('GET', '/cars')).status).toBe(200);
+    expect((await lastUsed())!.getTime()).toBeGreaterThan(stale.getTime() + 60_000);
+  });
+
   it('answers a missing key with 401 API key required, and a malformed or unknown one with Invalid API key', async () => {
     const api = apiCaller(server.baseUrl);
     expect((await api('GET', '/cars')).body).toEqual(err('API key required', 'unauthorized'));

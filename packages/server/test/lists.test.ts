@@ -108,3 +108,102 @@ describe('list endpoints', () => {
     expect(res.body).toMatchObject({ data: [], page: 99, total: 7 });
   });
 });
+
+// Pages after the first are found by a keyset seek (team-scoped-table.ts); these pin it to exactly
+// what OFFSET over the documented order returns, including where that order has ties.
+describe('deep pages', () => {
+  const TIES = ['2026-03-01T10:00:00.000Z', '2026-03-01T10:00:00.001Z', '2026-03-02T08:30:00.000Z'];
+  interface Car {
+    id: string;
+    updatedAt: string;
+    customerId: string | null;
+  }
+  let seekApi: ApiCaller;
+  let customerId: string;
+  let cars: Car[];
+
+  const documentedOrder = (list: Car[]) =>
+    [...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id)).map((c) => c.id);
+
+  async function allPages(limit: number, query: Record<string, string> = {}) {
+    const pages: string[][] = [];
+    for (let page = 1; ; page++) {
+      const res = await seekApi<Page>('GET', '/cars', {
+        query: { ...query, page: String(page), limit: String(limit) },
+      });
+      expect(res.status).toBe(200);
+      pages.push(res.body.data.map((c) => c.id));
+      if (page * limit >= res.body.total) return { pages, total: res.body.total };
+    }
+  }
+
+  beforeAll(async () => {
+    const { team, key } = await server.createTeamWithKey([
+      'read:cars',
+      'write:cars',
+      'read:customers',
+      'write:customers',
+    ]);
+    seekApi = apiCaller(server.baseUrl, key);
+    customerId = (await seekApi('POST', '/customers', { body: { firstName: 'Tie', lastName: 'Breaker' } })).body.data
+      .id;
+    for (let i = 0; i < 23; i++) {
+      const body = { year: 2010 + (i % 10), make: 'Make', model: `T${i}`, ...(i % 2 ? { customerId } : {}) };
+      expect((await seekApi('POST', '/cars', { body })).status).toBe(201);
+    }
+    // Most cars share one of three timestamps, so page boundaries fall inside runs of equal updatedAt.
+    const ids: { id: string }[] = await server.db('cars').where({ team_id: team.id }).select('id').orderBy('id');
+    for (const [i, { id }] of ids.entries()) {
+      if (i % 6 === 5) continue;
+      await server
+        .db('cars')
+        .where({ id })
+        .update({ updated_at: new Date(TIES[i % TIES.length]!) });
+    }
+    const list = await seekApi<{ data: Car[] }>('GET', '/cars', { query: { limit: '200' } });
+    cars = list.body.data;
+    expect(cars).toHaveLength(23);
+  });
+
+  it.each([1, 2, 4, 5, 7, 22, 23])(
+    'at limit %i return every car once, in updatedAt desc, id desc order',
+    async (limit) => {
+      const { pages, total } = await allPages(limit);
+      expect(total).toBe(23);
+      expect(pages.flat()).toEqual(documentedOrder(cars));
+      expect(pages.slice(0, -1).every((p) => p.length === limit)).toBe(true);
+    },
+  );
+
+  it('returns an empty page with the true total one page past the end and far past it', async () => {
+    for (const [page, limit] of [
+      ['5', '5'],
+      ['6', '5'],
+      ['24', '1'],
+      ['1000', '200'],
+    ] as const) {
+      const res = await seekApi<Page>('GET', '/cars', { query: { page, limit } });
+      expect(res.status).toBe(200);
+      const expected = documentedOrder(cars).slice((Number(page) - 1) * Number(limit), Number(page) * Number(limit));
+      expect(res.body).toMatchObject({ page: Number(page), limit: Number(limit), total: 23 });
+      expect(res.body.data.map((c) => c.id)).toEqual(expected);
+    }
+  });
+
+  it('pages a filter combined with updatedAfter in the same order, with the filtered total', async () => {
+    const updatedAfter = TIES[1]!;
+    const expected = documentedOrder(cars.filter((c) => c.customerId === customerId && c.updatedAt >= updatedAfter));
+    expect(expected.length).toBeGreaterThan(3);
+    expect(expected.length).toBeLessThan(cars.filter((c) => c.customerId === customerId).length);
+    const { pages, total } = await allPages(3, { customerId, updatedAfter });
+    expect(total).toBe(expected.length);
+    expect(pages.flat()).toEqual(expected);
+  });
+
+  it('pages a list narrowed by ids', async () => {
+    const ids = documentedOrder(cars).filter((_, i) => i % 3 === 0);
+    const { pages, total } = await allPages(2, { ids: ids.join(',') });
+    expect(total).toBe(ids.length);
+    expect(pages.flat()).toEqual(ids);
+  });
+});

@@ -107,6 +107,65 @@ describe('sync engine against a spec-only server', () => {
     await sink.close();
   });
 
+  it('fetches the next page while writing the current one, still applying pages in order', async () => {
+    const server = new SpecOnlyServer();
+    for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+    const events: string[] = [];
+    const source: PageSource = {
+      async fetchPage(resource, request) {
+        events.push(`fetch ${request.page}`);
+        return server.fetchPage(resource, request);
+      },
+    };
+    const sink = newSink();
+    const applyPage = sink.applyPage.bind(sink);
+    sink.applyPage = async (resource, records, checkpoint) => {
+      events.push(`apply ${checkpoint.nextPage - 1} start`);
+      const result = await applyPage(resource, records, checkpoint);
+      events.push(`apply ${checkpoint.nextPage - 1} end`);
+      return result;
+    };
+    const result = await sync({ source, sink, resources: ['locations'] });
+    expect(result.resources[0]).toMatchObject({ status: 'completed', pages: 4, upserted: 650 });
+    expect(events).toEqual([
+      'fetch 1',
+      'fetch 2',
+      'apply 1 start',
+      'apply 1 end',
+      'fetch 3',
+      'apply 2 start',
+      'apply 2 end',
+      'fetch 4',
+      'apply 3 start',
+      'apply 3 end',
+      'apply 4 start',
+      'apply 4 end',
+    ]);
+    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await sink.close();
+  });
+
+  it('resumes at the page after the last one written when a prefetched page fails', async () => {
+    const server = new SpecOnlyServer();
+    for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+    let failPage: number | undefined = 3;
+    const source: PageSource = {
+      async fetchPage(resource, request) {
+        if (request.page === failPage) throw new Error(`page ${request.page} is unavailable`);
+        return server.fetchPage(resource, request);
+      },
+    };
+    const sink = newSink();
+    const failed = await sync({ source, sink, resources: ['locations'] });
+    expect(failed.resources[0]).toMatchObject({ status: 'failed', error: 'page 3 is unavailable', pages: 2 });
+    expect((await sink.getState(locations)).checkpoint).toMatchObject({ nextPage: 3 });
+    failPage = undefined;
+    const resumed = await sync({ source, sink, resources: ['locations'] });
+    expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true, pages: 2 });
+    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await sink.close();
+  });
+
   it('applies a record only when it is not older than the stored one', async () => {
     const server = new SpecOnlyServer();
     server.put('a', { name: 'new' });

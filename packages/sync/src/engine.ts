@@ -164,13 +164,25 @@ async function runPages(
   let pageNumber = checkpoint?.nextPage ?? 1;
   let lastTotal = checkpoint?.firstTotal ?? 0;
   let pagesThisProcess = 0;
-  for (;;) {
-    const page = await options.source.fetchPage(resource, {
-      page: pageNumber,
+  const fetchPage = (page: number) =>
+    options.source.fetchPage(resource, {
+      page,
       limit: PAGE_SIZE,
       updatedAfter: updatedAfter ?? undefined,
       includeDeleted: resource.includeDeleted,
     });
+  let pending = fetchPage(pageNumber);
+  for (;;) {
+    const page = await pending;
+    // The next page is fetched while this one is written: the server and the mirror work at the same
+    // time instead of in turn. Pages are still applied one by one, in order, each with its checkpoint,
+    // so a killed run resumes exactly as before (the prefetched page is simply fetched again).
+    const last = page.page * page.limit >= page.total || page.records.length === 0;
+    if (!last) {
+      pending = fetchPage(pageNumber + 1);
+      // Settled below or abandoned with the run; never an unhandled rejection in between.
+      pending.catch(() => {});
+    }
     checkpoint ??= {
       runId: randomUUID(),
       mode,
@@ -199,7 +211,7 @@ async function runPages(
     if (options.crashAfterPages !== undefined && pagesThisProcess >= options.crashAfterPages) {
       throw new SimulatedCrash(resource.name, pagesThisProcess);
     }
-    if (page.page * page.limit >= page.total || page.records.length === 0) break;
+    if (last) break;
     pageNumber++;
   }
   return { runId: checkpoint.runId, startedAt: checkpoint.startedAt, totalShrank: lastTotal < checkpoint.firstTotal };

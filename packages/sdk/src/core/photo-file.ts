@@ -94,7 +94,22 @@ export function checkPhoto(bytes: Uint8Array, filename: string, contentType: str
   return contentType;
 }
 
+interface NodeBufferLike {
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'base64'): string };
+}
+
+/**
+ * Node's Buffer encodes a 2.5 MB photo in ~7 ms; btoa over a binary string took ~500 ms, which made
+ * `vsf photos upload` slower with four uploads at a time than a plain loop. btoa stays for runtimes
+ * without Buffer (browsers).
+ */
 export function base64(bytes: Uint8Array): string {
+  const NodeBuffer = (globalThis as { Buffer?: NodeBufferLike }).Buffer;
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  return base64WithBtoa(bytes);
+}
+
+export function base64WithBtoa(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);

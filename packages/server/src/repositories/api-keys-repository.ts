@@ -113,10 +113,10 @@ export const apiKeysRepository = {
   },
 
   /** Throttled to one write a minute per key so reads do not turn into writes. */
-  async touchLastUsed(db: Executor, id: string, now: Date): Promise<void> {
+  async touchLastUsed(db: Executor, id: string, now: Date, resolutionMs = 60_000): Promise<void> {
     await db('api_keys')
       .where({ id })
-      .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - 60_000)))
+      .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - resolutionMs)))
       .update({ last_used_at: now });
   },
 };

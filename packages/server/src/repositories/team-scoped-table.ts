@@ -86,7 +86,16 @@ export class TeamScopedTable<R extends { id: string }> {
     return row !== undefined;
   }
 
-  /** One page in the API's order (`updated_at desc, id desc`) and the total matching rows. */
+  /**
+   * One page in the API's order (`updated_at desc, id desc`) and the total matching rows.
+   *
+   * A deep `OFFSET` over `select *` reads every skipped row from the heap, so page 500 of a big team
+   * costs many times page 1. Pages after the first are therefore found by a seek: the page's first
+   * key `(updated_at, id)` is read at the offset from the `(team_id, updated_at, id)` index alone (an
+   * index-only scan touches no rows), then the page is read from that key on. The order is total
+   * (`id` breaks ties), so the seek returns exactly the rows `OFFSET` would. The count runs beside
+   * the page, not after it.
+   */
   async list(
     db: Executor,
     teamId: string,
@@ -98,17 +107,33 @@ export class TeamScopedTable<R extends { id: string }> {
     if (options.updatedAfter) base.where(`${this.table}.updated_at`, '>=', options.updatedAfter);
     if (options.ids)
       base.whereIn(`${this.table}.id`, options.ids.length > 0 ? options.ids : ['00000000-0000-0000-0000-000000000000']);
-    const countRow = await base.clone().count({ count: '*' }).first();
-    const rows = await base
-      .clone()
-      .select(`${this.table}.*`)
-      .orderBy([
-        { column: `${this.table}.updated_at`, order: 'desc' },
-        { column: `${this.table}.id`, order: 'desc' },
-      ])
-      .limit(options.limit)
-      .offset((options.page - 1) * options.limit);
-    return { records: rows.map((r: Record<string, unknown>) => this.toRecord(r)), total: Number(countRow?.count ?? 0) };
+    const [countRow, rows] = await Promise.all([
+      base.clone().count({ count: '*' }).first(),
+      this.page(db, base, options),
+    ]);
+    return { records: rows.map((r) => this.toRecord(r)), total: Number(countRow?.count ?? 0) };
+  }
+
+  private async page(db: Executor, base: Knex.QueryBuilder, options: ListOptions): Promise<Record<string, unknown>[]> {
+    const updatedAt = `${this.table}.updated_at`;
+    const id = `${this.table}.id`;
+    const ordered = (query: Knex.QueryBuilder) =>
+      query.orderBy([
+        { column: updatedAt, order: 'desc' },
+        { column: id, order: 'desc' },
+      ]);
+    const offset = (options.page - 1) * options.limit;
+    const page = ordered(base.clone().select(`${this.table}.*`)).limit(options.limit);
+    if (offset === 0) return page;
+    // One statement, so the key never round-trips through a JS Date; LATERAL makes PostgreSQL use the
+    // key as an index bound (as a plain join it filters the whole team instead).
+    const seek = ordered(base.clone().select(updatedAt, id)).offset(offset).limit(1);
+    page.whereRaw(`(${updatedAt}, ${id}) <= (seek.updated_at, seek.id)`);
+    const { rows } = await db.raw(
+      'select page.* from (?) as seek cross join lateral (?) as page order by page.updated_at desc, page.id desc',
+      [seek, page],
+    );
+    return rows;
   }
 
   async insert(db: Executor, teamId: string, values: Changes<R> & { id: string }, now: Date): Promise<R> {

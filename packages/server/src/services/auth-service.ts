@@ -4,6 +4,9 @@ import { parseApiKey, secretMatches } from '../keys/api-key-format.js';
 import { apiKeysRepository } from '../repositories/api-keys-repository.js';
 import type { ServiceDeps } from './service-deps.js';
 
+/** How stale `api_keys.last_used_at` may get: one write a minute per key at most. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
 export interface AuthContext {
   teamId: string;
   keyId: string;
@@ -47,7 +50,11 @@ export class AuthService {
     if (key.revokedAt) throw unauthorized('API key revoked');
     if (key.expiresAt && new Date(key.expiresAt) <= now) throw unauthorized('API key expired');
     if (!credentials.teamApiEnabled) throw forbidden('API is disabled for this team');
-    await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now);
+    // last_used_at is kept to the minute: skip the write (a round trip on every request) when the row
+    // just read says it is fresh. The UPDATE re-checks, so concurrent requests still write once.
+    if (!key.lastUsedAt || Date.parse(key.lastUsedAt) < now.getTime() - LAST_USED_RESOLUTION_MS) {
+      await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now, LAST_USED_RESOLUTION_MS);
+    }
     return {
       teamId: key.teamId,
       keyId: key.id,

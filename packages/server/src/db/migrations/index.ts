@@ -7,6 +7,7 @@ import * as idempotency from './010-idempotency.js';
 import * as communications from './011-communications.js';
 import * as campaigns from './012-campaigns.js';
 import * as engagement from './013-engagement.js';
+import * as unloggedRateLimits from './020-unlogged-rate-limits.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
 const migrations: Record<string, Knex.Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Knex.Migration> = {
   '011-communications': communications,
   '012-campaigns': campaigns,
   '013-engagement': engagement,
+  '020-unlogged-rate-limits': unloggedRateLimits,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

@@ -1,0 +1,45 @@
+import type { BenchContext } from './lib/bench-context.js';
+import { type Figure, figure } from './lib/figure.js';
+import { interleavedMedians, medianMs } from './lib/timing.js';
+
+const LIMIT = 200;
+const DEEP_PAGE = 500;
+const RUNS = 40;
+
+/**
+ * Benchmark 3: `GET /cars?limit=200` page 500 (the last page of 100 000 cars) against page 1. Also
+ * reports what `total` costs: the team's `count(*)` run alone, next to the page-1 latency.
+ */
+export async function listLatency(ctx: BenchContext): Promise<Figure[]> {
+  const { big, server, db } = ctx;
+  const get = (page: number) => async () => {
+    const res = await fetch(`${server.baseUrl}/cars?limit=${LIMIT}&page=${page}`, {
+      headers: { authorization: `Bearer ${big.key}` },
+    });
+    const body = (await res.json()) as { data: unknown[]; total: number };
+    if (res.status !== 200 || body.data.length !== LIMIT || body.total !== big.cars) {
+      throw new Error(`page ${page}: status ${res.status}, ${body.data?.length} rows, total ${body.total}`);
+    }
+  };
+  const [first, deep] = await interleavedMedians(get(1), get(DEEP_PAGE), RUNS);
+  const countMs = await medianMs(() => db.knex('cars').where({ team_id: big.teamId }).count({ n: '*' }), RUNS);
+  ctx.log(
+    `list: page 1 ${first.toFixed(1)} ms, page ${DEEP_PAGE} ${deep.toFixed(1)} ms, count ${countMs.toFixed(1)} ms`,
+  );
+  return [
+    figure({
+      id: 'list-latency-deep-page',
+      title: `GET /cars page ${DEEP_PAGE} vs page 1 (limit ${LIMIT}, 100k cars)`,
+      unit: 'ms',
+      value: deep,
+      floor: first,
+      comparison: '<=',
+      target: 3,
+      floorIs: 'median latency of page 1 of the same list, measured alternately',
+      details: {
+        countMs: Math.round(countMs * 100) / 100,
+        countShareOfPage1: Math.round((countMs / first) * 100) / 100,
+      },
+    }),
+  ];
+}

@@ -1,0 +1,89 @@
+/**
+ * `pnpm bench`: seeds a fresh PostgreSQL database, runs every benchmark against a floor measured in the
+ * same run, prints a table and writes bench/results/latest.json. `pnpm bench list-latency sync-memory`
+ * runs only the named benchmarks (results then go to bench/results/partial.json).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fullSync } from './full-sync.js';
+import { incrementalSync } from './incremental-sync.js';
+import type { BenchContext } from './lib/bench-context.js';
+import { ROOT } from './lib/child-process.js';
+import { createBenchDatabase, redact } from './lib/database.js';
+import type { Figure } from './lib/figure.js';
+import { startReferenceServer } from './lib/reference-server.js';
+import { printTable, writeResults } from './lib/report.js';
+import { seedCars, settle } from './lib/seed-cars.js';
+import { listLatency } from './list-latency.js';
+import { photoUpload } from './photo-upload.js';
+import { sdkOverhead } from './sdk-overhead.js';
+import { throughput } from './throughput.js';
+
+const BIG_TEAM_CARS = 100_000;
+const SMALL_TEAM_CARS = 1_000;
+
+const benchmarks: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
+  // Full sync first: incremental-sync reuses its 100k mirror instead of syncing the team again.
+  'full-sync': fullSync,
+  'incremental-sync': incrementalSync,
+  'list-latency': listLatency,
+  'sdk-overhead': sdkOverhead,
+  throughput,
+  'photo-upload': photoUpload,
+};
+
+async function main() {
+  const started = performance.now();
+  const selected = process.argv.slice(2);
+  const unknown = selected.filter((name) => !(name in benchmarks));
+  if (unknown.length > 0) {
+    throw new Error(`Unknown benchmark(s): ${unknown.join(', ')}; choose from ${Object.keys(benchmarks).join(', ')}`);
+  }
+  const log = (message: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0)}s] ${message}`);
+  const db = await createBenchDatabase();
+  log(`fresh database ${redact(db.url)}`);
+  const tmp = mkdtempSync(join(tmpdir(), 'vsf-bench-'));
+  const server = await startReferenceServer(db.url);
+  const figures: Figure[] = [];
+  try {
+    const bigTeam = await server.createTeamWithKey('Bench 100k');
+    const smallTeam = await server.createTeamWithKey('Bench 1k');
+    await seedCars(db.knex, bigTeam.teamId, BIG_TEAM_CARS);
+    await seedCars(db.knex, smallTeam.teamId, SMALL_TEAM_CARS);
+    await settle(db.knex);
+    log(`seeded ${BIG_TEAM_CARS} + ${SMALL_TEAM_CARS} cars`);
+    const ctx: BenchContext = {
+      db,
+      server,
+      big: { ...bigTeam, cars: BIG_TEAM_CARS },
+      small: { ...smallTeam, cars: SMALL_TEAM_CARS },
+      tmp,
+      log,
+    };
+    for (const [name, run] of Object.entries(benchmarks)) {
+      if (selected.length > 0 && !selected.includes(name)) continue;
+      log(`▶ ${name}`);
+      figures.push(...(await run(ctx)));
+    }
+  } finally {
+    await server.close();
+    await db.drop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const durationMs = performance.now() - started;
+  printTable(figures);
+  const file = writeResults(
+    figures,
+    durationMs,
+    join(ROOT, 'bench/results', selected.length > 0 ? 'partial.json' : 'latest.json'),
+  );
+  console.log(
+    `\n${figures.filter((f) => f.met).length}/${figures.length} targets met in ${Math.round(durationMs / 1000)} s; wrote ${file}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import type { BenchContext } from './lib/bench-context.js';
+import { ROOT, spawnTs, stop, waitForLine } from './lib/child-process.js';
+import { type Figure, figure } from './lib/figure.js';
+
+const CONNECTIONS = 32;
+const SECONDS = 8;
+const WARMUP_SECONDS = 2;
+
+interface Load {
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+async function requestsPerSecond(origin: string, load: Load, headers: Record<string, string>): Promise<number> {
+  const run = (duration: number) =>
+    autocannon({
+      url: `${origin}${load.path}`,
+      method: load.method ?? 'GET',
+      connections: CONNECTIONS,
+      duration,
+      headers: { ...headers, ...(load.body ? { 'content-type': 'application/json' } : {}) },
+      ...(load.body ? { body: load.body } : {}),
+    });
+  await run(WARMUP_SECONDS);
+  const result = await run(SECONDS);
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0)
+    throw new Error(`${load.method ?? 'GET'} ${load.path}: ${failed} failed requests (non-2xx, errors or timeouts)`);
+  return result.requests.average;
+}
+
+/**
+ * Benchmark 4: requests/s of the reference server (auth, validation, request logging and the
+ * per-key rate limit all on) against a bare node:http + pg server running the same SQL, 32 connections.
+ * Reads use the 1 000-car team, so the database work is small and the server's own overhead shows.
+ */
+export async function throughput(ctx: BenchContext): Promise<Figure[]> {
+  const { server, db, small } = ctx;
+  const writer = await server.createTeamWithKey('Bench writes');
+  const [car] = await db.knex('cars').where({ team_id: small.teamId }).select('id').limit(1);
+  const newCar = JSON.stringify({ year: 2021, make: 'Toyota', model: 'Corolla', vin: '2T1BURHE5JC000001' });
+  const loads: { id: string; title: string; load: Load; teamId: string; key: string; target: number }[] = [
+    { id: 'list', title: 'GET /cars?limit=50', load: { path: '/cars?limit=50' }, ...small, target: 0.6 },
+    { id: 'get', title: 'GET /cars/:id', load: { path: `/cars/${car.id}` }, ...small, target: 0.6 },
+    {
+      id: 'create',
+      title: 'POST /cars',
+      load: { path: '/cars', method: 'POST', body: newCar },
+      ...writer,
+      target: 0.6,
+    },
+  ];
+  const figures: Figure[] = [];
+  for (const { id, title, load, teamId, key, target } of loads) {
+    const floorProcess = spawnTs(join(ROOT, 'bench/lib/floor-server.ts'), [db.url, teamId], {});
+    try {
+      const [, floorOrigin] = await waitForLine(floorProcess, /floor listening on (\S+)/);
+      const floor = await requestsPerSecond(floorOrigin!, load, {});
+      const value = await requestsPerSecond(server.baseUrl, load, { authorization: `Bearer ${key}` });
+      ctx.log(`throughput ${title}: server ${Math.round(value)} req/s, floor ${Math.round(floor)} req/s`);
+      figures.push(
+        figure({
+          id: `throughput-${id}`,
+          title: `${title}, ${CONNECTIONS} connections`,
+          unit: 'req/s',
+          value,
+          floor,
+          comparison: '>=',
+          target,
+          floorIs: 'a bare node:http + pg server running the same SQL, no framework, auth, logging or rate limit',
+        }),
+      );
+    } finally {
+      await stop(floorProcess);
+    }
+  }
+  return figures;
+}
