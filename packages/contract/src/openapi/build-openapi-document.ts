@@ -177,7 +177,7 @@ function addExamples(document: OpenApiDocument, endpoints: readonly EndpointDefi
     ];
     if (!operation) throw new Error(`OpenAPI: ${endpoint.operationId} was not generated`);
     const body = operation.requestBody?.content['application/json'];
-    if (body) body.example ??= schemaExample(body.schema, components);
+    if (body) body.example ??= schemaExample(body.schema, components, undefined, 0, true);
     for (const [status, response] of Object.entries(operation.responses)) {
       const media = response.content?.['application/json'];
       if (!media) continue;

@@ -74,6 +74,7 @@ export function schemaExample(
   components: Record<string, SchemaObject>,
   fieldName?: string,
   depth = 0,
+  request = false,
 ): unknown {
   const schema = resolveRef(input, components);
   if (schema.example !== undefined) return schema.example;
@@ -82,7 +83,7 @@ export function schemaExample(
   if (schema.enum && schema.enum.length > 0) return schema.enum[0];
   // Recursive schemas stop here rather than loop.
   if (depth > 8) return schema.nullable ? null : {};
-  const next = (s: SchemaObject, name?: string) => schemaExample(s, components, name, depth + 1);
+  const next = (s: SchemaObject, name?: string) => schemaExample(s, components, name, depth + 1, request);
 
   if (schema.allOf) {
     // `allOf` is either object parts to merge or one real schema plus metadata-only parts (a description).
@@ -97,7 +98,12 @@ export function schemaExample(
   switch (schema.type) {
     case 'object': {
       const value: Record<string, unknown> = {};
-      for (const [name, property] of Object.entries(schema.properties ?? {})) value[name] = next(property, name);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
+        // A request example is tried as it stands ("Try it out"): an optional reference to another record
+        // would name one that does not exist and turn the call into a 400, so it is left out.
+        if (request && /Ids?$/.test(name) && !(schema.required ?? []).includes(name)) continue;
+        value[name] = next(property, name);
+      }
       return value;
     }
     case 'array': {

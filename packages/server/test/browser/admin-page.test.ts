@@ -1,51 +1,28 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AdminKey, AdminTeam, V1Car } from '@vsf/contract';
 import { AuthenticationError, PermissionDeniedError, VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
-import { type BrowserContext, chromium, type Dialog, type Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, type BrowserSession, openBrowser, SKIP_BROWSER, warnIfSkipped } from './chromium.js';
 
 // The admin page driven in a real Chromium, end to end with the SDK: what an admin does in the page is
 // checked by what an integration using the key then gets from the API.
 
-const CHROMIUM = process.env.VSF_CHROMIUM_PATH ?? '/usr/bin/chromium';
-const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-if (!HAVE_CHROMIUM && !IN_CI) {
-  console.warn(
-    `! admin page browser test skipped: no Chromium at ${CHROMIUM}. Install it (apt-get install chromium) or set VSF_CHROMIUM_PATH.`,
-  );
-}
+warnIfSkipped('admin page');
 
 // Outside CI a machine without Chromium skips; in CI the run fails instead, since .ci/run installs it.
-describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('/admin in Chromium', () => {
+describe.skipIf(SKIP_BROWSER)('/admin in Chromium', () => {
   let server: TestServer;
-  let context: BrowserContext;
+  let browser: BrowserSession;
   let page: Page;
-  let userDataDir: string;
   let team: AdminTeam;
   let otherTeam: AdminTeam;
   let car: V1Car;
   /** The full key as the page showed it once. */
   let createdKey = '';
   let sdk: VsfClient;
-  const pageProblems: string[] = [];
   const dialogs: string[] = [];
   let shot = 0;
 
@@ -75,9 +52,6 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('/admin in Chromium', () => {
     );
 
   beforeAll(async () => {
-    if (!HAVE_CHROMIUM) {
-      throw new Error(`No Chromium at ${CHROMIUM}: CI must install it (.ci/run runs apt-get install chromium).`);
-    }
     await mkdir(ARTIFACTS, { recursive: true });
     server = await startTestServer();
     team = await server.createTeam(`Browser Team ${Date.now()}`);
@@ -90,32 +64,13 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('/admin in Chromium', () => {
       model: 'Mustang',
     });
 
-    userDataDir = await mkdtemp(join(tmpdir(), 'vsf-admin-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-    page = context.pages()[0] ?? (await context.newPage());
-    // A CSP violation or script error shows up here: the page must run with none.
-    // Refused requests are logged as failed loads too: the response listener reports those, with their URL.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        pageProblems.push(`console: ${message.text()}`);
-      }
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400) pageProblems.push(`${response.status()} ${response.url()}`);
-    });
-    page.on('pageerror', (error) => pageProblems.push(`pageerror: ${error.message}`));
+    browser = await openBrowser(server.origin);
+    page = browser.page;
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
   });
 
   it('refuses a wrong admin token and signs in with the right one', async () => {
@@ -132,7 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('/admin in Chromium', () => {
     await page.getByLabel('Admin token').fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid admin token' }).waitFor();
-    expect(pageProblems.splice(0)).toEqual([`401 ${server.adminBaseUrl}/teams`]);
+    expect(browser.problems.splice(0)).toEqual([`401 ${server.adminBaseUrl}/teams`]);
     await screenshot('wrong-token');
 
     await page.getByLabel('Admin token').fill(server.adminToken);
@@ -258,6 +213,6 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('/admin in Chromium', () => {
   });
 
   it('ran without script errors, CSP violations or failed requests', () => {
-    expect(pageProblems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 });

@@ -1,0 +1,101 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTBOX_MESSAGING } from '../../src/providers/messaging/messaging-config.js';
+import { DEFAULT_RATE_LIMIT } from '../../src/rate-limit/key-rate-limiter.js';
+import { type RunningServer, startServer } from '../../src/runtime/start-server.js';
+import { migratedPglite } from '../../src/testing/migrated-pglite.js';
+import { ARTIFACTS, type BrowserSession, openBrowser, SKIP_BROWSER, warnIfSkipped } from './chromium.js';
+
+// A new user's first minutes, in a real Chromium: `vsf-server start` made the demo team, /docs shows the
+// API with the demo key filled in, a call is tried from the page, and the example it shows is copied.
+
+warnIfSkipped('/docs');
+
+/** The operation block of one method and path in Swagger UI. */
+const operation = (page: Page, method: string, path: string) =>
+  page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+
+describe.skipIf(SKIP_BROWSER)('/docs in Chromium', () => {
+  let running: RunningServer;
+  let browser: BrowserSession;
+  let origin: string;
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    running = await startServer(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        databaseUrl: undefined,
+        dataDir: 'memory://',
+        adminToken: undefined,
+        mediaDir: undefined,
+        logLevel: 'silent',
+        rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
+        messaging: OUTBOX_MESSAGING,
+      },
+      { bootstrapDemo: true, pglite: await migratedPglite() },
+    );
+    origin = running.url.replace('localhost', '127.0.0.1');
+    browser = await openBrowser(origin);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+  });
+
+  it('renders every operation of the served document, offline, with the demo key filled in', async () => {
+    const { page } = browser;
+    const external: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) external.push(request.url());
+    });
+    await page.goto(`${origin}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    const document = (await (await fetch(`${origin}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.values(document.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    expect(await page.locator('.opblock').count()).toBe(operations);
+    await expect.poll(() => page.locator('.vsf-demo').textContent(), { timeout: 15_000 }).toContain('demo team');
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-01-rendered.png'), fullPage: false });
+    expect(external).toEqual([]);
+  });
+
+  it('tries POST /cars with the example body it shows, then GET /cars, and copies the example call', async () => {
+    const { page } = browser;
+    const create = operation(page, 'post', '/cars');
+    await create.locator('.opblock-summary').click();
+    await create.locator('button.try-out__btn').click();
+    // The body editor starts with the document's example: the call is made exactly as the docs show it.
+    const example = JSON.parse(await create.locator('textarea.body-param__text').inputValue());
+    expect(example).toMatchObject({ make: expect.any(String), model: expect.any(String), year: expect.any(Number) });
+    await create.locator('button.execute').click();
+    const created = create.locator('.live-responses-table tr.response .response-col_status').first();
+    await expect.poll(() => created.textContent(), { timeout: 15_000 }).toBe('201');
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-02-tried-post.png'), fullPage: false });
+
+    const list = operation(page, 'get', '/cars');
+    await list.locator('.opblock-summary').click();
+    await list.locator('button.try-out__btn').click();
+    await list.locator('button.execute').click();
+    await expect
+      .poll(() => list.locator('.live-responses-table tr.response .response-col_status').first().textContent())
+      .toBe('200');
+    const body = JSON.parse(
+      (await list.locator('.live-responses-table .highlight-code pre').first().textContent()) ?? '{}',
+    );
+    expect(body.data.map((car: { make: string }) => car.make)).toContain(example.make);
+
+    // The page's own copy button puts the example call on the clipboard, with the key it used.
+    await list.locator('.curl-command .copy-to-clipboard button').click();
+    const curl = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(curl).toContain(`${origin}/api/v1/cars`);
+    expect(curl).toMatch(/x-api-key: vsf_[a-z0-9]{12}\./);
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-03-copied-example.png'), fullPage: false });
+    expect(browser.problems).toEqual([]);
+  });
+});
