@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTBOX_MESSAGING } from '../src/providers/messaging/messaging-config.js';
-import { DEFAULT_RATE_LIMIT } from '../src/rate-limit/key-rate-limiter.js';
 import { type RunningServer, startServer } from '../src/runtime/start-server.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
-import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
+import { startTestServer, type TestServer, testServerConfig } from '../src/testing/start-test-server.js';
 
 /** Every `src`/`href` in the page, in order. */
 const assetUrls = (html: string) => [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1] as string);
@@ -75,20 +73,7 @@ describe('GET /docs without demo mode', () => {
 describe('GET /docs when `vsf-server start` created the demo team', () => {
   let running: RunningServer;
   beforeAll(async () => {
-    running = await startServer(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        databaseUrl: undefined,
-        dataDir: 'memory://',
-        adminToken: undefined,
-        mediaDir: undefined,
-        logLevel: 'silent',
-        rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
-        messaging: OUTBOX_MESSAGING,
-      },
-      { bootstrapDemo: true, pglite: await migratedPglite() },
-    );
+    running = await startServer(testServerConfig(), { bootstrapDemo: true, pglite: await migratedPglite() });
   });
   afterAll(() => running?.close());
 

@@ -2,10 +2,9 @@ import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ALL_SCOPES } from '@vsf/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OUTBOX_MESSAGING } from '../src/providers/messaging/messaging-config.js';
-import { DEFAULT_RATE_LIMIT } from '../src/rate-limit/key-rate-limiter.js';
 import { type RunningServer, startServer } from '../src/runtime/start-server.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
+import { testServerConfig } from '../src/testing/start-test-server.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
 
 // The real server (startServer, as `vsf-server start` runs it) is closed while slow requests are in
@@ -32,20 +31,10 @@ afterEach(async () => {
 
 async function start(): Promise<RunningServer> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
-  return startServer(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      databaseUrl,
-      dataDir: 'memory://',
-      adminToken,
-      mediaDir: undefined,
-      logLevel: 'silent',
-      rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
-      messaging: OUTBOX_MESSAGING,
-    },
-    { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },
-  );
+  return startServer(testServerConfig({ databaseUrl, adminToken }), {
+    bootstrapDemo: false,
+    ...(databaseUrl ? {} : { pglite: await migratedPglite() }),
+  });
 }
 
 interface RawResponse {

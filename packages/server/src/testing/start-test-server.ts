@@ -1,5 +1,6 @@
 import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
 import type { Knex } from 'knex';
+import type { ServerConfig } from '../config.js';
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { type MessagingConfig, OUTBOX_MESSAGING } from '../providers/messaging/messaging-config.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from '../rate-limit/key-rate-limiter.js';
@@ -42,6 +43,25 @@ export interface TestServer {
 }
 
 /**
+ * A server configuration for tests: a free loopback port, a throwaway database, silent logs, a limit no
+ * suite reaches by accident and the outbox for messages. Override what a test is about.
+ */
+export function testServerConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: undefined,
+    dataDir: 'memory://',
+    adminToken: undefined,
+    mediaDir: undefined,
+    logLevel: 'silent',
+    rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
+    messaging: OUTBOX_MESSAGING,
+    ...overrides,
+  };
+}
+
+/**
  * Starts a real reference server on a free loopback port for tests of this and other packages. Every
  * test creates its own teams, so files can share one PostgreSQL database without seeing each other.
  */
@@ -50,17 +70,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const databaseUrl =
     options.databaseUrl ?? (options.useEnvDatabase === false ? undefined : process.env.TEST_DATABASE_URL);
   const running = await startServer(
-    {
-      port: 0,
-      host: '127.0.0.1',
+    testServerConfig({
       databaseUrl,
-      dataDir: 'memory://',
       adminToken,
-      mediaDir: undefined,
-      logLevel: 'silent',
       rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, ...options.rateLimit },
       messaging: options.messaging ?? OUTBOX_MESSAGING,
-    },
+    }),
     { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },
   );
   const origin = running.url.replace('localhost', '127.0.0.1');

@@ -2,10 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTBOX_MESSAGING } from '../../src/providers/messaging/messaging-config.js';
-import { DEFAULT_RATE_LIMIT } from '../../src/rate-limit/key-rate-limiter.js';
 import { type RunningServer, startServer } from '../../src/runtime/start-server.js';
 import { migratedPglite } from '../../src/testing/migrated-pglite.js';
+import { testServerConfig } from '../../src/testing/start-test-server.js';
 import { ARTIFACTS, type BrowserSession, openBrowser, SKIP_BROWSER, warnIfSkipped } from './chromium.js';
 
 // A new user's first minutes, in a real Chromium: `vsf-server start` made the demo team, /docs shows the
@@ -24,20 +23,7 @@ describe.skipIf(SKIP_BROWSER)('/docs in Chromium', () => {
 
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
-    running = await startServer(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        databaseUrl: undefined,
-        dataDir: 'memory://',
-        adminToken: undefined,
-        mediaDir: undefined,
-        logLevel: 'silent',
-        rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
-        messaging: OUTBOX_MESSAGING,
-      },
-      { bootstrapDemo: true, pglite: await migratedPglite() },
-    );
+    running = await startServer(testServerConfig(), { bootstrapDemo: true, pglite: await migratedPglite() });
     origin = running.url.replace('localhost', '127.0.0.1');
     browser = await openBrowser(origin);
   }, 120_000);
