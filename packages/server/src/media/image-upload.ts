@@ -40,12 +40,22 @@ export async function readImageUpload(
   return { bytes, contentType: detected };
 }
 
-function decodeBase64(text: string): Uint8Array {
+/**
+ * Decodes an upload's base64. Clients send canonical base64 almost always, and a 3 MiB photo is 4.4 M
+ * characters: two regular-expression passes over it cost more than the rest of the upload's CPU. So the
+ * canonical case is proven by re-encoding (native, no scan in JS); only other spellings (a `data:` URL
+ * prefix, line breaks, URL-safe letters, no padding) take the slower normalising path.
+ */
+export function decodeBase64(text: string): Uint8Array {
+  if (text.length % 4 === 0 && decodedSize(text) <= PHOTO_MAX_BYTES) {
+    const bytes = Buffer.from(text, 'base64');
+    if (bytes.toString('base64') === text) return bytes;
+  }
   const clean = text.replace(/^data:[^,]*,/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean))
     throw validationFailed([{ path: 'base64', message: 'Not valid base64' }]);
   // Decoded size, known before decoding: refuse big bodies without allocating them.
-  const size = Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
+  const size = decodedSize(clean);
   if (size > PHOTO_MAX_BYTES) {
     throw new ApiHttpError(
       413,
@@ -54,4 +64,8 @@ function decodeBase64(text: string): Uint8Array {
     );
   }
   return Buffer.from(clean, 'base64');
+}
+
+function decodedSize(clean: string): number {
+  return Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
 }
