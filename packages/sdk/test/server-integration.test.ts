@@ -243,6 +243,10 @@ describe('SDK against the reference server', () => {
       (await client.marketing.campaigns.audiences.update(campaign.id, audience.id, { name: 'Just Ada' })).name,
     ).toBe('Just Ada');
     expect((await client.marketing.campaigns.audiences.list(campaign.id)).total).toBe(1);
+    const members = await client.marketing.campaigns.audiences.listMembers(campaign.id, audience.id, {
+      allowsMarketing: true,
+    });
+    expect(members.data.map((m) => [m.id, m.allowsMarketing])).toEqual([[customer.id, true]]);
     const step = await client.marketing.campaigns.content.create(campaign.id, {
       type: 'email',
       name: 'Invite',

@@ -282,6 +282,66 @@ describe('audiences and sends', () => {
     expect(crossed.body.details.map((d: { path: string }) => d.path)).toEqual(['contentStepId', 'audienceId']);
   });
 
+  it('previews an audience’s members as a send resolves them, paged, filtered by consent', async () => {
+    const lot = await post('/locations', { name: 'Preview lot' });
+    const yes = await customer({ firstName: 'Yan', email: 'yan@example.com', locationId: lot.id }, { marketing: true });
+    const no = await customer({ firstName: 'Nia', email: 'nia@example.com', locationId: lot.id });
+    const sms = await customer({ firstName: 'Sid', phone: '+15555550131', locationId: lot.id }, { marketing: true });
+    const gone = await customer({ firstName: 'Gus', locationId: lot.id }, { marketing: true });
+    await api('DELETE', `/customers/${gone.id}`);
+    await customer({ firstName: 'Out', email: 'out@example.com' }, { marketing: true });
+    const campaign = await post('/marketing/campaigns', { name: 'Preview' });
+    const audience = await post(`/marketing/campaigns/${campaign.id}/audiences`, {
+      name: 'Lot',
+      filter: { locationId: lot.id },
+    });
+    const path = `/marketing/campaigns/${campaign.id}/audiences/${audience.id}/members`;
+
+    const all = await api('GET', path);
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ page: 1, limit: 50, total: 3 });
+    // Most recently updated first, as every list; each member is the customer record plus its consent.
+    expect(
+      all.body.data.map((m: { firstName: string; allowsMarketing: boolean }) => [m.firstName, m.allowsMarketing]),
+    ).toEqual([
+      ['Sid', true],
+      ['Nia', false],
+      ['Yan', true],
+    ]);
+    expect(all.body.data[2]).toMatchObject({ id: yes.id, email: 'yan@example.com', locationId: lot.id });
+
+    const consenting = await api('GET', path, { query: { allowsMarketing: 'true' } });
+    expect(consenting.body.data.map((m: { id: string }) => m.id)).toEqual([sms.id, yes.id]);
+    expect(consenting.body.total).toBe(2);
+    const refusing = await api('GET', path, { query: { allowsMarketing: 'false' } });
+    expect(refusing.body.data.map((m: { id: string }) => m.id)).toEqual([no.id]);
+    const second = await api('GET', path, { query: { limit: '2', page: '2' } });
+    expect(second.body).toMatchObject({ total: 3, data: [{ id: yes.id }] });
+
+    // The preview names the recipients the send then messages (those with an address for the channel).
+    const step = await post(`/marketing/campaigns/${campaign.id}/content`, {
+      type: 'email',
+      name: 'Hello',
+      content: { subject: 'Hi', body: 'Hi {{firstName}}' },
+    });
+    const send = await post(`/marketing/campaigns/${campaign.id}/sends`, {
+      contentStepId: step.id,
+      audienceId: audience.id,
+    });
+    expect(send).toMatchObject({ recipientCount: 3, sentCount: 1, skippedCount: 2 });
+
+    // Members are customer records: a key that may read campaigns but not customers is refused.
+    const narrow = await server.createKey(teamId, ['read:campaigns']);
+    const refused = await apiCaller(server.baseUrl, narrow.key)('GET', path);
+    expect(refused.status).toBe(403);
+    const wrongCampaign = await api(
+      'GET',
+      path.replace(campaign.id, (await post('/marketing/campaigns', { name: 'x' })).id),
+    );
+    expect(wrongCampaign.status).toBe(404);
+    expect((await api('GET', path, { query: { allowsMarketing: 'maybe' } })).status).toBe(400);
+  });
+
   it('deletes an unsent campaign with its steps and audiences', async () => {
     const campaign = await post('/marketing/campaigns', { name: 'Drop me' });
     await post(`/marketing/campaigns/${campaign.id}/audiences`, { name: 'All' });

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.js';
 import {
   CampaignStatus,
+  V1AudienceMember,
   V1Campaign,
   V1CampaignAudience,
   V1CampaignAudienceCreate,
@@ -13,7 +14,7 @@ import {
   V1CampaignSendCreate,
   V1CampaignUpdate,
 } from '../schemas/campaign.js';
-import { DeletedRecord, dataResponse, listQueryShape, listResponse } from '../schemas/common.js';
+import { DeletedRecord, dataResponse, listQueryShape, listResponse, QueryBoolean } from '../schemas/common.js';
 import { readScopes, writeScopes } from '../scopes.js';
 import { z } from '../zod.js';
 import { idParams } from './shared.js';
@@ -121,6 +122,29 @@ export const getCampaignAudience = defineEndpoint({
   sdk: { namespace: audiences, method: 'get' },
   params: idParams('campaignId', 'audienceId'),
   response: { status: 200, description: 'The audience', schema: dataResponse(V1CampaignAudience) },
+  resourceName: 'Audience',
+  errors: [404],
+});
+
+export const listCampaignAudienceMembers = defineEndpoint({
+  operationId: 'listCampaignAudienceMembers',
+  surface: 'v1',
+  method: 'get',
+  path: '/marketing/campaigns/{campaignId}/audiences/{audienceId}/members',
+  summary: 'Preview who an audience reaches',
+  description:
+    'The customers the audience’s filter matches now, resolved exactly as a send would resolve it, each with `allowsMarketing`; `allowsMarketing=true` lists only those a send would message (the recipients, before checking each has an address for the step’s channel). Most recently updated customers first. Shows customer records, so it also needs `read:customers`.',
+  scopes: { all: [...readScopes('campaigns'), 'read:customers'] },
+  sdk: { namespace: audiences, method: 'listMembers' },
+  params: idParams('campaignId', 'audienceId'),
+  query: z.strictObject({
+    ...listQueryShape,
+    allowsMarketing: QueryBoolean.optional().openapi({
+      description: 'Only members who allow (`true`) or do not allow (`false`) marketing',
+    }),
+  }),
+  response: { status: 200, description: 'A page of audience members', schema: listResponse(V1AudienceMember) },
+  paginated: true,
   resourceName: 'Audience',
   errors: [404],
 });

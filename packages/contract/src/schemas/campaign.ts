@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 import { CommunicationChannel } from './communication.js';
+import { V1Customer } from './customer.js';
 import { checkTemplateFields } from './template.js';
 
 export const CampaignStatus = z.enum(['draft', 'active', 'paused', 'completed', 'archived']).openapi('CampaignStatus');
@@ -82,6 +83,16 @@ export const V1CampaignAudience = z
   })
   .openapi('V1CampaignAudience');
 export type V1CampaignAudience = z.infer<typeof V1CampaignAudience>;
+
+export const V1AudienceMember = V1Customer.extend({
+  allowsMarketing: z.boolean().openapi({
+    description:
+      'Whether a contact of this customer opted in to `marketing`: only members for whom this is true receive a send',
+  }),
+}).openapi('V1AudienceMember', {
+  description: 'A customer the audience’s filter matches now, as a send would resolve it',
+});
+export type V1AudienceMember = z.infer<typeof V1AudienceMember>;
 
 export const V1CampaignAudienceCreate = z
   .strictObject({ name: z.string().min(1).max(200), filter: AudienceFilter.default({}) })

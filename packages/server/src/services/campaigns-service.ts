@@ -7,6 +7,7 @@ import {
   type createCampaignSend,
   type EndpointBody,
   type EndpointQuery,
+  type listCampaignAudienceMembers,
   type listCampaignAudiences,
   type listCampaignContentSteps,
   type listCampaignSends,
@@ -16,6 +17,7 @@ import {
   type updateCampaign,
   type updateCampaignAudience,
   type updateCampaignContentStep,
+  type V1AudienceMember,
   type V1Campaign,
   type V1CampaignAudience,
   type V1CampaignContentStep,
@@ -42,32 +44,40 @@ const deleted = (id: string) => ({ id, deleted: true as const });
 const present = <T extends object>(body: T) =>
   Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-/** The team's customers an audience filter matches now, with whether each allows marketing. */
-export async function resolveAudience(
-  db: Executor,
-  teamId: string,
-  filter: AudienceFilter,
-): Promise<(V1Customer & { allowsMarketing: boolean })[]> {
-  const prefers = (preference: string) =>
-    db.raw(
-      `exists (select 1 from contacts c where c.team_id = customers.team_id and c.customer_id = customers.id and (c.communication_preferences->>?) = 'true')`,
-      [preference],
-    );
-  const query = customersTable
-    .scoped(db, teamId)
-    .whereNull('customers.deleted_at')
-    .select('customers.*', db.raw('? as allows_marketing', [prefers('marketing')]))
-    .orderBy('customers.id');
+/** `exists` a contact of the customer row in scope who opted in to `preference`. */
+function prefers(db: Executor, preference: string) {
+  return db.raw(
+    `exists (select 1 from contacts c where c.team_id = customers.team_id and c.customer_id = customers.id and (c.communication_preferences->>?) = 'true')`,
+    [preference],
+  );
+}
+
+/** Narrows a query over the team's customers to those an audience filter matches; soft-deleted ones never do. */
+function matchAudience(db: Executor, query: Knex.QueryBuilder, filter: AudienceFilter): void {
+  query.whereNull('customers.deleted_at');
   if (filter.locationId) query.where('customers.location_id', filter.locationId);
   if (filter.isActive !== undefined) query.where('customers.is_active', filter.isActive);
   if (filter.customerIds) query.whereIn('customers.id', filter.customerIds);
-  if (filter.contactPreference) query.whereRaw('?', [prefers(filter.contactPreference)]);
+  if (filter.contactPreference) query.whereRaw('?', [prefers(db, filter.contactPreference)]);
   if (filter.hasCarsForSale !== undefined) {
     const forSale = db.raw(
       'exists (select 1 from cars where cars.team_id = customers.team_id and cars.customer_id = customers.id and cars.is_for_sale)',
     );
     query.whereRaw(filter.hasCarsForSale ? '?' : 'not ?', [forSale]);
   }
+}
+
+/** The team's customers an audience filter matches now, with whether each allows marketing. */
+export async function resolveAudience(
+  db: Executor,
+  teamId: string,
+  filter: AudienceFilter,
+): Promise<(V1Customer & { allowsMarketing: boolean })[]> {
+  const query = customersTable
+    .scoped(db, teamId)
+    .select('customers.*', db.raw('? as allows_marketing', [prefers(db, 'marketing')]))
+    .orderBy('customers.id');
+  matchAudience(db, query, filter);
   const rows = (await query) as Record<string, unknown>[];
   return rows.map((row) => ({ ...customersTable.toRecord(row), allowsMarketing: row.allows_marketing === true }));
 }
@@ -148,6 +158,35 @@ export class CampaignsService {
     const audience = await audiencesTable.findById(this.deps.db, teamId, id);
     if (!audience || audience.campaignId !== campaignId) throw notFound('Audience');
     return audience;
+  }
+
+  /** Who an audience reaches now, resolved as a send resolves it, a page at a time. */
+  async listAudienceMembers(
+    teamId: string,
+    campaignId: string,
+    audienceId: string,
+    query: EndpointQuery<typeof listCampaignAudienceMembers>,
+  ): Promise<ListResult<V1AudienceMember>> {
+    const { db } = this.deps;
+    const audience = await this.getAudience(teamId, campaignId, audienceId);
+    const page = await customersTable.list(db, teamId, query, (q) => {
+      matchAudience(db, q, audience.filter);
+      if (query.allowsMarketing !== undefined)
+        q.whereRaw(query.allowsMarketing ? '?' : 'not ?', [prefers(db, 'marketing')]);
+    });
+    const consenting = new Set(
+      (
+        (await customersTable
+          .scoped(db, teamId)
+          .whereIn(
+            'customers.id',
+            page.records.map((c) => c.id),
+          )
+          .whereRaw('?', [prefers(db, 'marketing')])
+          .select('customers.id')) as { id: string }[]
+      ).map((row) => row.id),
+    );
+    return { ...page, records: page.records.map((c) => ({ ...c, allowsMarketing: consenting.has(c.id) })) };
   }
 
   async createAudience(

@@ -69,6 +69,7 @@ export const communicationsFixtures: Record<string, EndpointFixture> = {
   deleteCampaign: {},
   listCampaignAudiences: {},
   getCampaignAudience: {},
+  listCampaignAudienceMembers: {},
   createCampaignAudience: { body: { name: 'Sellers', filter: { hasCarsForSale: true } } },
   updateCampaignAudience: { body: { name: 'Renamed' } },
   deleteCampaignAudience: {},

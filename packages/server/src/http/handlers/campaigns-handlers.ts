@@ -21,6 +21,11 @@ export const campaignsHandlers: HandlerMap<CampaignsEndpoints> = {
   getCampaignAudience: async ({ auth, params, services }) => ({
     data: await services.campaigns.getAudience(auth.teamId, params.campaignId, params.audienceId),
   }),
+  listCampaignAudienceMembers: async ({ auth, params, query, services }) =>
+    listBody(
+      query,
+      await services.campaigns.listAudienceMembers(auth.teamId, params.campaignId, params.audienceId, query),
+    ),
   createCampaignAudience: async ({ auth, params, body, services }) => ({
     data: await services.campaigns.createAudience(auth.teamId, params.campaignId, body),
   }),
