@@ -5,7 +5,6 @@ import { forbidden, notFound, unauthorized, validationFailed } from '../errors/a
 import {
   executeIdempotently,
   purgeExpiredIdempotencyKeys,
-  requestFingerprint,
   validateIdempotencyKey,
 } from '../idempotency/idempotent-execution.js';
 import { safeEqual } from '../keys/api-key-format.js';
@@ -104,7 +103,8 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
             method: 'POST',
             path,
             key: idempotencyKey,
-            fingerprint: requestFingerprint(queryString, req.body),
+            query: queryString,
+            body: req.body,
           },
           now,
           (trx) => run(options.servicesFor(trx)),

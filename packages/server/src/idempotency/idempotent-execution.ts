@@ -1,6 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiHttpError, conflict } from '../errors/api-http-error.js';
+import { fingerprintMatches, requestFingerprint } from './request-fingerprint.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -11,8 +12,9 @@ export interface IdempotencyScope {
   method: string;
   path: string;
   key: string;
-  /** Hash of what makes two requests "the same": query and canonical body. */
-  fingerprint: string;
+  /** What makes two requests "the same": the query string and the parsed body (see requestFingerprint). */
+  query: string;
+  body: unknown;
 }
 
 export interface StoredResponse {
@@ -28,24 +30,6 @@ export function validateIdempotencyKey(key: string): void {
       { path: 'Idempotency-Key', message: 'Must be 1 to 255 printable ASCII characters without spaces' },
     ]);
   }
-}
-
-/** Key order and whitespace do not make two bodies different. */
-export function requestFingerprint(query: string, body: unknown): string {
-  const canonical = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(canonical);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.keys(value)
-          .sort()
-          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-      );
-    }
-    return value;
-  };
-  return createHash('sha256')
-    .update(JSON.stringify([query, canonical(body ?? null)]))
-    .digest('hex');
 }
 
 /**
@@ -80,7 +64,7 @@ export async function executeIdempotently(
     const where = { api_key_id: scope.apiKeyId, method: scope.method, path: scope.path, idempotency_key: scope.key };
     const existing = await trx('idempotency_keys').where(where).first();
     if (existing && new Date(existing.expires_at) > now) {
-      if (existing.fingerprint !== scope.fingerprint) {
+      if (!fingerprintMatches(existing.fingerprint, scope.query, scope.body)) {
         throw conflict(
           'This Idempotency-Key was already used with a different request; use a new key for a new request',
           {
@@ -102,7 +86,7 @@ export async function executeIdempotently(
       id: randomUUID(),
       team_id: scope.teamId,
       ...where,
-      fingerprint: scope.fingerprint,
+      fingerprint: requestFingerprint(scope.query, scope.body),
       response_status: response.status,
       response_body: JSON.stringify(response.body),
       response_headers: JSON.stringify(response.headers),
