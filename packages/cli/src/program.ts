@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import cliPackage from '../package.json' with { type: 'json' };
 import { registerAuthCommands } from './commands/auth.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerFacilityCommands } from './commands/facility.js';
@@ -8,6 +9,7 @@ import { registerSyncCommand } from './commands/sync.js';
 export function buildProgram(): Command {
   const program = new Command('vsf')
     .description('Vehicle Storage Facility: cars, customers, key checks and sync from the command line')
+    .version(cliPackage.version, '-V, --version', 'print the vsf version')
     .addOption(new Option('--api-key <key>', 'API key (default: VSF_API_KEY, then the profile)'))
     .addOption(
       new Option(

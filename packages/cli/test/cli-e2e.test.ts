@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -276,6 +276,12 @@ describe('vsf dropoff, photos and pickup', () => {
 });
 
 describe('README commands not covered above', () => {
+  it('prints its version, the package’s, for bug reports', async () => {
+    const version = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')).version;
+    for (const flag of ['--version', '-V'])
+      expect(await vsf([flag])).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
   it('lists soft-deleted customers on request', async () => {
     const customer = (await (
       await fetch(`${server.baseUrl}/customers`, {

@@ -1,6 +1,7 @@
 import type { EndpointDefinition } from '@vsf/contract';
 import ky from 'ky';
 import pRetry, { AbortError } from 'p-retry';
+import sdkPackage from '../../package.json' with { type: 'json' };
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { type ClientOptions, env, type RequestOptions } from './client-options.js';
 import type { EndpointPromise, RequestArgsFor } from './endpoint-types.js';
@@ -30,7 +31,8 @@ export interface CredentialConfig {
 type PickRequired<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const VERSION = '0.1.0';
+/** From package.json, bundled in at build, so `changeset version` releases never send a stale User-Agent. */
+const VERSION = sdkPackage.version;
 
 /** The request pipeline every generated resource uses: auth, retries, idempotency, timeouts, errors. */
 export class BaseClient {

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import knex, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import type { ColumnSpec, ResourceSpec } from '../resources.js';
 import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from './sink.js';
@@ -30,47 +30,56 @@ export class SqlSink implements Sink {
   private readonly upserts = new Map<string, string>();
   private readonly sqliteStatements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
 
+  private connection: Promise<Knex> | undefined;
+
   constructor(
     readonly kind: 'sqlite' | 'postgres',
-    private readonly db: Knex,
+    private readonly config: Knex.Config,
   ) {}
 
+  /**
+   * knex and its driver load when the sink is first used, not when the package is imported: they take
+   * ~160 ms to load, which every `vsf` command other than a SQL sync (and every JSONL sync) would pay.
+   */
+  private knex(): Promise<Knex> {
+    this.connection ??= import('knex').then(({ default: knex }) => knex(this.config));
+    return this.connection;
+  }
+
   static sqlite(filename: string): SqlSink {
-    return new SqlSink(
-      'sqlite',
-      knex({
-        client: 'better-sqlite3',
-        connection: { filename },
-        useNullAsDefault: true,
-        pool: {
-          // WAL with synchronous=NORMAL syncs at checkpoints rather than at every commit: a power cut
-          // may lose the last pages written, never half of one, and their checkpoint goes with them, so
-          // the next run fetches them again. Syncing every page cost more than fetching it.
-          afterCreate: (connection: { pragma(source: string): unknown }, done: (error: Error | null) => void) => {
-            connection.pragma('journal_mode = wal');
-            connection.pragma('synchronous = normal');
-            done(null);
-          },
+    return new SqlSink('sqlite', {
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        // WAL with synchronous=NORMAL syncs at checkpoints rather than at every commit: a power cut
+        // may lose the last pages written, never half of one, and their checkpoint goes with them, so
+        // the next run fetches them again. Syncing every page cost more than fetching it.
+        afterCreate: (connection: { pragma(source: string): unknown }, done: (error: Error | null) => void) => {
+          connection.pragma('journal_mode = wal');
+          connection.pragma('synchronous = normal');
+          done(null);
         },
-      }),
-    );
+      },
+    });
   }
 
   static postgres(url: string): SqlSink {
-    return new SqlSink('postgres', knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } }));
+    return new SqlSink('postgres', { client: 'pg', connection: url, pool: { min: 0, max: 4 } });
   }
 
   async prepare(resources: ResourceSpec[]): Promise<void> {
-    if (!(await this.db.schema.hasTable(STATE_TABLE))) {
-      await this.db.schema.createTable(STATE_TABLE, (t) => {
+    const db = await this.knex();
+    if (!(await db.schema.hasTable(STATE_TABLE))) {
+      await db.schema.createTable(STATE_TABLE, (t) => {
         t.text('resource').primary();
         t.text('watermark');
         t.text('checkpoint');
         t.text('updated_at').notNullable();
       });
     }
-    if (!(await this.db.schema.hasTable(LOCK_TABLE))) {
-      await this.db.schema.createTable(LOCK_TABLE, (t) => {
+    if (!(await db.schema.hasTable(LOCK_TABLE))) {
+      await db.schema.createTable(LOCK_TABLE, (t) => {
         t.text('name').primary();
         t.text('owner').notNullable();
         t.integer('pid').notNullable();
@@ -100,9 +109,10 @@ export class SqlSink implements Sink {
   }
 
   private async prepareTable(resource: ResourceSpec): Promise<void> {
+    const db = await this.knex();
     const table = resource.name;
-    if (!(await this.db.schema.hasTable(table))) {
-      await this.db.schema.createTable(table, (t) => {
+    if (!(await db.schema.hasTable(table))) {
+      await db.schema.createTable(table, (t) => {
         for (const column of resource.columns) {
           const c = this.columnType(t, column);
           if (column.column === 'id') c.primary();
@@ -113,15 +123,15 @@ export class SqlSink implements Sink {
       return;
     }
     // Never write into a table this sink did not make (say, the API server's own `cars`).
-    if (!(await this.db.schema.hasColumn(table, 'synced_run'))) {
+    if (!(await db.schema.hasColumn(table, 'synced_run'))) {
       throw new Error(
         `Table ${table} exists but is not a vsf mirror table; point the sink at another database or schema (for PostgreSQL add ?options=-c%20search_path%3D<schema>)`,
       );
     }
     // Fields added to the API later become new columns; nothing is dropped.
     for (const column of resource.columns) {
-      if (!(await this.db.schema.hasColumn(table, column.column))) {
-        await this.db.schema.alterTable(table, (t) => {
+      if (!(await db.schema.hasColumn(table, column.column))) {
+        await db.schema.alterTable(table, (t) => {
           this.columnType(t, column);
         });
       }
@@ -129,17 +139,18 @@ export class SqlSink implements Sink {
   }
 
   async lock(owner: string): Promise<void> {
+    const db = await this.knex();
     const row = { name: LOCK_NAME, owner, pid: process.pid, host: hostname(), acquired_at: new Date().toISOString() };
     for (let attempt = 0; attempt < 2; attempt++) {
-      const inserted = await this.db(LOCK_TABLE).insert(row).onConflict('name').ignore().returning('name');
+      const inserted = await db(LOCK_TABLE).insert(row).onConflict('name').ignore().returning('name');
       if (inserted.length > 0) {
         this.lockOwner = `${row.pid}@${row.host}`;
         return;
       }
-      const holder = await this.db(LOCK_TABLE).where({ name: LOCK_NAME }).first();
+      const holder = await db(LOCK_TABLE).where({ name: LOCK_NAME }).first();
       // A run killed on this machine (SIGKILL, OOM, reboot) cannot release its lock: take it over.
       if (holder && holder.host === row.host && !processAlive(Number(holder.pid))) {
-        await this.db(LOCK_TABLE).where({ name: LOCK_NAME, pid: holder.pid, host: holder.host }).delete();
+        await db(LOCK_TABLE).where({ name: LOCK_NAME, pid: holder.pid, host: holder.host }).delete();
         continue;
       }
       throw new SyncLockedError(
@@ -151,12 +162,14 @@ export class SqlSink implements Sink {
 
   async unlock(): Promise<void> {
     if (!this.lockOwner) return;
-    await this.db(LOCK_TABLE).where({ name: LOCK_NAME, pid: process.pid, host: hostname() }).delete();
+    const db = await this.knex();
+    await db(LOCK_TABLE).where({ name: LOCK_NAME, pid: process.pid, host: hostname() }).delete();
     this.lockOwner = undefined;
   }
 
   async getState(resource: ResourceSpec): Promise<ResourceState> {
-    const row = await this.db(STATE_TABLE).where({ resource: resource.name }).first();
+    const db = await this.knex();
+    const row = await db(STATE_TABLE).where({ resource: resource.name }).first();
     return {
       watermark: row?.watermark ?? null,
       checkpoint: row?.checkpoint ? (JSON.parse(row.checkpoint) as Checkpoint) : null,
@@ -222,7 +235,7 @@ export class SqlSink implements Sink {
   async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {
     const now = new Date().toISOString();
     if (this.kind === 'sqlite') return this.applyPageSqlite(resource, records, checkpoint, now);
-    return this.db.transaction(async (trx) => {
+    return (await this.knex()).transaction(async (trx) => {
       // As for SQLite: a page and its checkpoint may be lost together in a crash, then fetched again,
       // so waiting for the WAL flush at each page's commit buys nothing. completeRun stays synchronous.
       if (this.kind === 'postgres') await trx.raw('set local synchronous_commit = off');
@@ -253,7 +266,7 @@ export class SqlSink implements Sink {
     checkpoint: Checkpoint,
     now: string,
   ): Promise<{ upserted: number }> {
-    const client = this.db.client as {
+    const client = (await this.knex()).client as {
       acquireConnection(): Promise<SqliteConnection>;
       releaseConnection(connection: SqliteConnection): Promise<void>;
     };
@@ -297,11 +310,12 @@ export class SqlSink implements Sink {
 
   async resetCheckpoint(resource: ResourceSpec): Promise<void> {
     const state = await this.getState(resource);
-    await this.saveState(this.db, resource, { watermark: state.watermark, checkpoint: null });
+    await this.saveState(await this.knex(), resource, { watermark: state.watermark, checkpoint: null });
   }
 
   async completeRun(resource: ResourceSpec, run: { runId: string; watermark: string; prune: boolean }) {
-    return this.db.transaction(async (trx) => {
+    const db = await this.knex();
+    return db.transaction(async (trx) => {
       const deleted = run.prune ? await trx(resource.name).whereNot({ synced_run: run.runId }).delete() : 0;
       await this.saveState(trx, resource, { watermark: run.watermark, checkpoint: null });
       return { deleted: Number(deleted) };
@@ -309,7 +323,8 @@ export class SqlSink implements Sink {
   }
 
   async readAll(resource: ResourceSpec): Promise<Record<string, unknown>[]> {
-    const rows: Record<string, unknown>[] = await this.db(resource.name).orderBy('id');
+    const db = await this.knex();
+    const rows: Record<string, unknown>[] = await db(resource.name).orderBy('id');
     return rows.map((row) => {
       const record: Record<string, unknown> = {};
       for (const c of resource.columns) {
@@ -326,7 +341,8 @@ export class SqlSink implements Sink {
   }
 
   async close(): Promise<void> {
+    if (!this.connection) return;
     await this.unlock().catch(() => {});
-    await this.db.destroy();
+    await (await this.connection).destroy();
   }
 }
