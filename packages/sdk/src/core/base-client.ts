@@ -11,6 +11,14 @@ import { Page, type PageBody, PagePromise } from './page.js';
 import { DEFAULT_MAX_RETRIES, isRetryable, retryDelayMs } from './retry-policy.js';
 import { serializeQuery } from './serialize-query.js';
 
+/**
+ * A request body already serialised as JSON text, for bodies whose bulk is known to need no escaping (a
+ * photo's base64): `JSON.stringify` of 4.4 M base64 characters takes ~19 ms, concatenating them ~0.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface RequestArgs {
   params?: Record<string, string> | undefined;
   query?: object | undefined;
@@ -156,7 +164,11 @@ export class BaseClient {
         const response = await ky(url, {
           method,
           headers,
-          ...(args.body !== undefined ? { json: args.body } : {}),
+          ...(args.body instanceof JsonText
+            ? { body: args.body.text, headers: { ...headers, 'content-type': 'application/json' } }
+            : args.body !== undefined
+              ? { json: args.body }
+              : {}),
           signal,
           retry: 0,
           timeout: false,

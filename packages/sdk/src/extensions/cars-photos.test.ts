@@ -18,8 +18,10 @@ const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
 describe('cars.photos.upload', () => {
   it('sends one JSON request with base64 bytes and the inferred type', async () => {
     const bodies: unknown[] = [];
+    const types: (string | null)[] = [];
     server.use(
       http.post(`${BASE}/cars/:carId/photos`, async ({ request }) => {
+        types.push(request.headers.get('content-type'));
         bodies.push(await request.json());
         return HttpResponse.json({ data: { id: 'p1' } }, { status: 201 });
       }),
@@ -31,6 +33,9 @@ describe('cars.photos.upload', () => {
       file: Readable.from([JPEG.slice(0, 3), JPEG.slice(3)]),
       filename: 'stream.jpg',
     });
+    // Names are JSON-escaped even though the base64 is spliced in as it is.
+    await client.cars.photos.upload('car1', { sessionId: 's1', file: JPEG, filename: 'Ada\'s "front"\\ü\n.jpg' });
+    expect(types).toEqual(Array(4).fill('application/json'));
     expect(bodies).toEqual([
       {
         sessionId: 's1',
@@ -47,6 +52,12 @@ describe('cars.photos.upload', () => {
       {
         sessionId: 's1',
         filename: 'stream.jpg',
+        contentType: 'image/jpeg',
+        base64: Buffer.from(JPEG).toString('base64'),
+      },
+      {
+        sessionId: 's1',
+        filename: 'Ada\'s "front"\\ü\n.jpg',
         contentType: 'image/jpeg',
         base64: Buffer.from(JPEG).toString('base64'),
       },

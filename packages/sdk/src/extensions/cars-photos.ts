@@ -2,6 +2,7 @@ import { createCarPhoto, type EndpointResponse } from '@vsf/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIPromise as Promised } from '../core/api-promise.js';
 import { APIResource } from '../core/api-resource.js';
+import { JsonText } from '../core/base-client.js';
 import type { RequestOptions } from '../core/client-options.js';
 import { base64, checkPhoto, inferContentType, type PhotoSource, sourceFilename, toBytes } from '../core/photo-file.js';
 
@@ -28,7 +29,9 @@ export class CarsPhotosResourceExtension extends APIResource {
       const bytes = await toBytes(upload.file);
       const filename = upload.filename ?? sourceFilename(upload.file) ?? 'photo';
       const contentType = checkPhoto(bytes, filename, upload.contentType ?? inferContentType(bytes, filename));
-      return { sessionId: upload.sessionId, filename, contentType, base64: base64(bytes) };
+      // The base64 alphabet needs no JSON escaping, so only the small fields go through JSON.stringify.
+      const fields = JSON.stringify({ sessionId: upload.sessionId, filename, contentType });
+      return new JsonText(`${fields.slice(0, -1)},"base64":"${base64(bytes)}"}`);
     })();
     return new Promised(
       body.then((b) =>
