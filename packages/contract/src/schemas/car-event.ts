@@ -1,5 +1,6 @@
 import { z } from '../zod.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+import { hasOneImageSource, imageUploadFields } from './image-upload.js';
 
 export const V1CarEvent = z
   .object({
@@ -50,19 +51,8 @@ export type V1CarPhoto = z.infer<typeof V1CarPhoto>;
 export const V1CarPhotoCreate = z
   .strictObject({
     sessionId: Uuid.openapi({ description: 'From the car event the photo belongs to' }),
-    filename: z.string().min(1).max(255),
-    contentType: z.string().regex(/^image\/[\w.+-]+$/, 'Expected an image media type such as image/jpeg'),
-    base64: z.string().min(1).optional().openapi({ description: 'The image bytes, base64; up to 3 MiB decoded' }),
-    sourceUrl: z
-      .url({ protocol: /^https$/, message: 'Expected an https:// URL' })
-      .optional()
-      .openapi({
-        description: 'A public https URL the server fetches instead (private and internal addresses are refused)',
-      }),
+    ...imageUploadFields,
   })
-  .refine((b) => (b.base64 === undefined) !== (b.sourceUrl === undefined), {
-    message: 'Send exactly one of base64 or sourceUrl',
-    path: ['base64'],
-  })
+  .refine(...hasOneImageSource)
   .openapi('V1CarPhotoCreate');
 export type V1CarPhotoCreate = z.input<typeof V1CarPhotoCreate>;

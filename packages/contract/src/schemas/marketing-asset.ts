@@ -1,5 +1,6 @@
 import { z } from '../zod.js';
 import { Timestamp, Uuid } from './common.js';
+import { hasOneImageSource, imageUploadFields } from './image-upload.js';
 
 export const V1MarketingAsset = z
   .object({
@@ -23,20 +24,9 @@ export const V1MarketingAssetCreate = z
   .strictObject({
     name: z.string().min(1).max(200).optional().openapi({ description: 'Display name; default the filename' }),
     folderId: Uuid.nullable().optional(),
-    filename: z.string().min(1).max(255),
-    contentType: z.string().regex(/^image\/[\w.+-]+$/, 'Expected an image media type such as image/jpeg'),
-    base64: z.string().min(1).optional().openapi({ description: 'The image bytes, base64; up to 3 MiB decoded' }),
-    sourceUrl: z
-      .url({ protocol: /^https$/, message: 'Expected an https:// URL' })
-      .optional()
-      .openapi({
-        description: 'A public https URL the server fetches instead (private and internal addresses are refused)',
-      }),
+    ...imageUploadFields,
   })
-  .refine((b) => (b.base64 === undefined) !== (b.sourceUrl === undefined), {
-    message: 'Send exactly one of base64 or sourceUrl',
-    path: ['base64'],
-  })
+  .refine(...hasOneImageSource)
   .openapi('V1MarketingAssetCreate');
 export type V1MarketingAssetCreate = z.input<typeof V1MarketingAssetCreate>;
 
