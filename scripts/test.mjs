@@ -3,12 +3,24 @@
 // every vitest suite on embedded PGlite, then the database-backed suites again on real PostgreSQL
 // (TEST_DATABASE_URL, default the local server). Extra arguments go to vitest, e.g.
 // `pnpm test --project server`.
+// `pnpm test:stress` (`--stress`): the reliability suites' long variants (VSF_STRESS=1) on PostgreSQL.
 import { spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const DATABASE_PROJECTS = ['server', 'sync'];
-const args = process.argv.slice(2);
+const stress = process.argv.includes('--stress');
+const args = process.argv.slice(2).filter((a) => a !== '--stress');
+/** The suites with a longer variant under VSF_STRESS (see the README's reliability table). */
+const STRESS_SUITES = [
+  'packages/server/test/fuzz-contract.test.ts',
+  'packages/server/test/tenant-isolation-load.test.ts',
+  'packages/server/test/keys-under-load.test.ts',
+  'packages/server/test/load.test.ts',
+  'packages/server/test/graceful-shutdown.test.ts',
+  'packages/sync/test/chaos-sync.test.ts',
+  'packages/cli/test/sync-crash-resume.test.ts',
+];
 const isCi = process.env.CI === 'true' || process.env.CI === '1';
 
 function run(label, command, commandArgs, env = {}) {
@@ -35,6 +47,26 @@ function reachable(url) {
 const vitest = ['exec', 'vitest', 'run'];
 const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
 const exec = (label, extra, env) => run(label, pnpm[0], [...pnpm[1], ...extra], env);
+
+if (stress) {
+  const databaseUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+  if (!(await reachable(databaseUrl))) {
+    console.error(
+      `✖ PostgreSQL is not reachable at ${databaseUrl}; the stress suites run on it (set TEST_DATABASE_URL)`,
+    );
+    process.exit(1);
+  }
+  exec(
+    `stress suites on PostgreSQL (${databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`,
+    [...vitest, ...STRESS_SUITES, ...args],
+    {
+      TEST_DATABASE_URL: databaseUrl,
+      VSF_STRESS: '1',
+    },
+  );
+  console.log('\n✔ stress suites passed');
+  process.exit(0);
+}
 
 if (args.length === 0) {
   exec('lint (biome)', ['exec', 'biome', 'check', '.']);
