@@ -47,23 +47,20 @@ function reachable(url) {
 const vitest = ['exec', 'vitest', 'run'];
 const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
 const exec = (label, extra, env) => run(label, pnpm[0], [...pnpm[1], ...extra], env);
+const databaseUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+const shownDatabaseUrl = databaseUrl.replace(/\/\/[^@]*@/, '//***@');
 
 if (stress) {
-  const databaseUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
   if (!(await reachable(databaseUrl))) {
     console.error(
       `✖ PostgreSQL is not reachable at ${databaseUrl}; the stress suites run on it (set TEST_DATABASE_URL)`,
     );
     process.exit(1);
   }
-  exec(
-    `stress suites on PostgreSQL (${databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`,
-    [...vitest, ...STRESS_SUITES, ...args],
-    {
-      TEST_DATABASE_URL: databaseUrl,
-      VSF_STRESS: '1',
-    },
-  );
+  exec(`stress suites on PostgreSQL (${shownDatabaseUrl})`, [...vitest, ...STRESS_SUITES, ...args], {
+    TEST_DATABASE_URL: databaseUrl,
+    VSF_STRESS: '1',
+  });
   console.log('\n✔ stress suites passed');
   process.exit(0);
 }
@@ -82,10 +79,9 @@ console.log('\n▶ tests on embedded PGlite');
 const pglite = spawnSync(pnpm[0], [...pnpm[1], ...vitest, ...args], { stdio: 'inherit', env: pgliteEnv });
 if (pglite.status !== 0) process.exit(pglite.status ?? 1);
 
-const databaseUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
 if (await reachable(databaseUrl)) {
   const projects = args.length > 0 ? args : DATABASE_PROJECTS.flatMap((p) => ['--project', p]);
-  exec(`tests on PostgreSQL (${databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`, [...vitest, ...projects], {
+  exec(`tests on PostgreSQL (${shownDatabaseUrl})`, [...vitest, ...projects], {
     TEST_DATABASE_URL: databaseUrl,
   });
 } else if (isCi || process.env.TEST_DATABASE_URL) {

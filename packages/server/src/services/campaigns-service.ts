@@ -174,19 +174,28 @@ export class CampaignsService {
       if (query.allowsMarketing !== undefined)
         q.whereRaw(query.allowsMarketing ? '?' : 'not ?', [prefers(db, 'marketing')]);
     });
-    const consenting = new Set(
-      (
-        (await customersTable
-          .scoped(db, teamId)
-          .whereIn(
-            'customers.id',
-            page.records.map((c) => c.id),
-          )
-          .whereRaw('?', [prefers(db, 'marketing')])
-          .select('customers.id')) as { id: string }[]
-      ).map((row) => row.id),
-    );
-    return { ...page, records: page.records.map((c) => ({ ...c, allowsMarketing: consenting.has(c.id) })) };
+    // Filtered on consent, the page already says it; otherwise one query for the page's consenting ids.
+    const allows =
+      query.allowsMarketing ??
+      new Set(
+        (
+          (await customersTable
+            .scoped(db, teamId)
+            .whereIn(
+              'customers.id',
+              page.records.map((c) => c.id),
+            )
+            .whereRaw('?', [prefers(db, 'marketing')])
+            .select('customers.id')) as { id: string }[]
+        ).map((row) => row.id),
+      );
+    return {
+      ...page,
+      records: page.records.map((c) => ({
+        ...c,
+        allowsMarketing: typeof allows === 'boolean' ? allows : allows.has(c.id),
+      })),
+    };
   }
 
   async createAudience(
