@@ -9,12 +9,17 @@
 //   - bins: `#!/usr/bin/env node` on built JavaScript, executable;
 //   - publint (`--strict`: warnings fail) and @arethetypeswrong/cli (`--profile node16`: the node10
 //     resolver cannot see subpath exports, and every package needs Node >= 20.19 anyway).
+// Then the tarballs are installed together into a fresh project outside the workspace, where a strict
+// TypeScript program importing every export typechecks and runs as ESM and CommonJS on Node, Bun and Deno
+// (scripts/smoke-installed-packages.mjs). Last, `import { VsfClient } from '@vsf/sdk'` bundled by esbuild must
+// stay under its size target without zod or contract schemas (scripts/measure-sdk.mjs --check).
 // `--skip-build` reuses existing dist/ folders. Exits 1 listing every problem.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { smokeInstalledPackages } from './smoke-installed-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const skipBuild = process.argv.includes('--skip-build');
@@ -157,6 +162,7 @@ async function checkPackage({ dir, manifest }, scratch) {
   }
   if (attw.code !== 0) fail(name, `@arethetypeswrong/cli:\n${attw.stdout}${attw.stderr}`);
   console.log(`  checked ${name}: ${files.size} files, ${Object.keys(bins).length} bin(s)`);
+  return tarball;
 }
 
 const started = Date.now();
@@ -164,13 +170,24 @@ console.log(`Packages: ${publishable.map((p) => p.manifest.name).join(', ')}`);
 if (!skipBuild) await buildAll();
 const scratch = mkdtempSync(join(tmpdir(), 'vsf-pack-'));
 try {
-  if (problems.length === 0) for (const pkg of publishable) await checkPackage(pkg, scratch);
+  const tarballs = [];
+  if (problems.length === 0) for (const pkg of publishable) tarballs.push(await checkPackage(pkg, scratch));
+  if (problems.length === 0) {
+    for (const problem of await smokeInstalledPackages(tarballs)) fail('installed packages', problem);
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+if (problems.length === 0) {
+  const measured = await run(process.execPath, [join(root, 'scripts', 'measure-sdk.mjs'), '--check'], {});
+  process.stdout.write(measured.stdout.replace(/^/gm, '  '));
+  if (measured.code !== 0) fail('@vsf/sdk', `bundle size:\n${measured.stderr}`);
 }
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 if (problems.length > 0) {
   console.error(`\n✖ ${problems.length} package problem(s):\n${problems.map((p) => `- ${p}`).join('\n')}`);
   process.exit(1);
 }
-console.log(`✔ ${publishable.length} packages build ESM + CJS + types and pass the pack checks (${seconds} s)`);
+console.log(
+  `✔ ${publishable.length} packages build ESM + CJS + types, pass the pack checks, and typecheck and load once installed (${seconds} s)`,
+);

@@ -9,6 +9,8 @@ import { Socket } from 'node:net';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const DATABASE_PROJECTS = ['server', 'sync'];
+/** CLI suites whose server side must hold on both engines too (the offline queue's exactly-once delivery). */
+const DATABASE_CLI_SUITES = ['packages/cli/test/offline-queue.test.ts'];
 const stress = process.argv.includes('--stress');
 const args = process.argv.slice(2).filter((a) => a !== '--stress');
 /** The suites with a longer variant under VSF_STRESS (see the README's reliability table). */
@@ -18,6 +20,7 @@ const STRESS_SUITES = [
   'packages/server/test/keys-under-load.test.ts',
   'packages/server/test/load.test.ts',
   'packages/server/test/graceful-shutdown.test.ts',
+  'packages/server/test/parking-concurrency.test.ts',
   'packages/sync/test/chaos-sync.test.ts',
   'packages/cli/test/sync-crash-resume.test.ts',
 ];
@@ -84,6 +87,10 @@ if (await reachable(databaseUrl)) {
   exec(`tests on PostgreSQL (${shownDatabaseUrl})`, [...vitest, ...projects], {
     TEST_DATABASE_URL: databaseUrl,
   });
+  if (args.length === 0)
+    exec(`CLI suites on PostgreSQL (${shownDatabaseUrl})`, [...vitest, '--project', 'cli', ...DATABASE_CLI_SUITES], {
+      TEST_DATABASE_URL: databaseUrl,
+    });
 } else if (isCi || process.env.TEST_DATABASE_URL) {
   console.error(`✖ PostgreSQL is not reachable at ${databaseUrl}; the PostgreSQL pass cannot run`);
   process.exit(1);

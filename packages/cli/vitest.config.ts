@@ -4,6 +4,7 @@ export default defineProject({
   test: {
     name: 'cli',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/support/build-vsf.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },

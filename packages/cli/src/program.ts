@@ -3,8 +3,11 @@ import cliPackage from '../package.json' with { type: 'json' };
 import { registerAuthCommands } from './commands/auth.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerFacilityCommands } from './commands/facility.js';
+import { registerParkingCommands } from './commands/parking.js';
+import { registerQueueCommands } from './commands/queue.js';
 import { registerRecordCommands } from './commands/records.js';
 import { registerSyncCommand } from './commands/sync.js';
+import { autoFlush, autoFlushes } from './lib/offline-queue/auto-flush.js';
 
 export function buildProgram(): Command {
   const program = new Command('vsf')
@@ -21,13 +24,21 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output on stdout')
     .option('-q, --quiet', 'no progress or notes on stderr')
     .option('--no-color', 'no colours (also NO_COLOR)')
+    .option('--no-flush', 'do not deliver the offline queue before this command (see vsf queue)')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', async (_program, action) => {
+      let top = action;
+      while (top.parent && top.parent !== program) top = top.parent;
+      if (autoFlushes(top.name())) await autoFlush(action.optsWithGlobals());
+    });
   registerConfigCommands(program);
   registerAuthCommands(program);
   registerRecordCommands(program);
   registerFacilityCommands(program);
+  registerParkingCommands(program);
   registerSyncCommand(program);
+  registerQueueCommands(program);
   program
     .command('completion')
     .description('Print a bash completion script: source <(vsf completion)')

@@ -1,22 +1,17 @@
-import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ALL_SCOPES } from '@vsf/contract';
 import { VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
 import { openSink, selectResources } from '@vsf/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runVsf, spawnVsf } from './support/run-vsf.js';
 
 // `vsf sync` is killed with SIGKILL at random moments; every rerun must complete with a mirror
 // identical to the server. VSF_STRESS=1 kills it many more times.
 const KILLS = process.env.VSF_STRESS ? 25 : 4;
-const run = promisify(execFile);
-const root = join(import.meta.dirname, '../../..');
-const tsx = join(root, 'node_modules/.bin/tsx');
-const bin = join(import.meta.dirname, '../src/bin/vsf.ts');
 const home = mkdtempSync(join(tmpdir(), 'vsf-crash-'));
 
 let server: TestServer;
@@ -49,7 +44,7 @@ beforeAll(async () => {
 
 function killedSync(to: string, afterMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const child = spawn(tsx, [bin, 'sync', '--to', to, '--resources', 'cars', '--quiet'], { env, stdio: 'ignore' });
+    const child = spawnVsf(['sync', '--to', to, '--resources', 'cars', '--quiet'], { env, stdio: 'ignore' });
     const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
     child.once('exit', () => {
       clearTimeout(timer);
@@ -63,15 +58,15 @@ describe('sync killed with SIGKILL', () => {
     const to = `sqlite:${join(home, 'mirror.db')}`;
     const killedAt: number[] = [];
     for (let i = 0; i < KILLS; i++) {
-      // Between the process start (~1 s under tsx) and the end of a full run.
-      const afterMs = 1200 + Math.floor(Math.random() * 1500);
+      // Between the built bin's start (~0.3 s) and the end of a full run.
+      const afterMs = 400 + Math.floor(Math.random() * 1800);
       killedAt.push(afterMs);
       await killedSync(to, afterMs);
       // Writers keep changing records between runs.
       const page = await client.cars.list({ limit: 3, page: 1 + i });
       for (const car of page.data) await client.cars.update(car.id, { color: `c${i}` });
     }
-    const final = await run(tsx, [bin, 'sync', '--to', to, '--resources', 'cars', '--json', '--quiet'], { env });
+    const final = await runVsf(['sync', '--to', to, '--resources', 'cars', '--json', '--quiet'], { env });
     const summary = JSON.parse(final.stdout);
     expect(summary.ok).toBe(true);
 

@@ -21,6 +21,21 @@ export interface ScopeRequirement {
   readonly any?: readonly Scope[];
 }
 
+/**
+ * A body field that changes a resource besides the endpoint's own (a car's `parkingSpotId` takes and frees
+ * spots), and so needs that resource's scopes too: a key without them gets 403 `Missing scope: …` before
+ * anything is read or stored. The server enforces exactly these declarations, the OpenAPI description
+ * lists them and the scope matrix probes each one.
+ */
+export interface FieldScope {
+  readonly field: string;
+  /** Only these values need the scopes; without it any value the field is sent with does, `null` included. */
+  readonly values?: readonly (string | number | boolean)[];
+  readonly scopes: ScopeRequirement;
+  /** What sending it changes, for the docs: `places or frees the car in a parking spot or zone`. */
+  readonly effect: string;
+}
+
 export interface EndpointDefinition {
   /** Stable, unique operation id (also the OpenAPI operationId). */
   readonly operationId: string;
@@ -45,23 +60,50 @@ export interface EndpointDefinition {
   readonly paginated?: boolean;
   /** Name used in `<Resource> not found` for this endpoint's path ids. */
   readonly resourceName?: string;
+  /** Body fields that change other resources and the extra scopes they need. */
+  readonly fieldScopes?: readonly FieldScope[];
+  /**
+   * Body fields holding the id of another of the team's records, each named as the path parameter of that
+   * record kind (`customerId`, `parkingSpotId`): an id of another team's record is refused (400 naming the
+   * field) like an unknown one. The tenant-isolation suites probe each.
+   */
+  readonly references?: readonly string[];
   /** Status codes (besides the auth and validation ones every endpoint has) this endpoint can answer. */
-  readonly errors?: readonly (404 | 409 | 413)[];
+  readonly errors?: readonly (404 | 409 | 413 | 415)[];
 }
 
 /**
  * Every status an endpoint can answer with an `ApiError`: the declared `errors` plus those the server's
  * shared machinery produces for it — 400/401/403/500 always; 404 for a path id (a malformed one is
  * answered as unknown); 409 for a team-key POST (an `Idempotency-Key` reused with another body, or still
- * in flight); 413 for any JSON body over the size limit; 429 for team keys (per-key rate limit).
+ * in flight); 413 for any JSON body over the size limit; 415 for a body in an unsupported `Content-Encoding` or charset; 429 for team keys (per-key rate limit).
  */
 export function errorStatuses(endpoint: EndpointDefinition): number[] {
   const statuses = new Set<number>([400, 401, 403, 500, ...(endpoint.errors ?? [])]);
   if (pathParamNames(endpoint.path).length > 0) statuses.add(404);
-  if (endpoint.surface === 'v1' && endpoint.method === 'post') statuses.add(409);
-  if (endpoint.body) statuses.add(413);
+  if (acceptsIdempotencyKey(endpoint)) statuses.add(409);
+  if (endpoint.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
   if (endpoint.surface === 'v1') statuses.add(429);
   return [...statuses].sort((a, b) => a - b);
+}
+
+/** The field scope declarations a parsed body triggers: the field is present with a value they cover. */
+export function triggeredFieldScopes(endpoint: EndpointDefinition, body: unknown): FieldScope[] {
+  if (!endpoint.fieldScopes || !body || typeof body !== 'object') return [];
+  const fields = body as Record<string, unknown>;
+  return endpoint.fieldScopes.filter((rule) => {
+    if (!Object.hasOwn(fields, rule.field) || fields[rule.field] === undefined) return false;
+    const value = fields[rule.field];
+    return !rule.values || (rule.values as readonly unknown[]).includes(value);
+  });
+}
+
+/** Whether the server honours an `Idempotency-Key` on the endpoint (every team-key POST), so a retry is safe. */
+export function acceptsIdempotencyKey(endpoint: Pick<EndpointDefinition, 'surface' | 'method'>): boolean {
+  return endpoint.surface === 'v1' && endpoint.method === 'post';
 }
 
 /** Keeps the literal types of a declaration so the server and SDK infer exact params, query, body and result. */

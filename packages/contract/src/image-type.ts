@@ -1,3 +1,9 @@
+// Zod-free on purpose: the SDK and the CLI import this file alone (`@vsf/contract/image-type`) to refuse
+// non-images before a request, without loading the contract's schemas.
+
+/** The decoded size limit of an uploaded image (car photos, marketing assets). */
+export const PHOTO_MAX_BYTES = 3 * 1024 * 1024;
+
 /** The image format the bytes actually are, from their magic numbers; undefined when not an image we accept. */
 export function detectImageType(bytes: Uint8Array): string | undefined {
   const at = (offset: number, ...values: number[]) => values.every((v, i) => bytes[offset + i] === v);

@@ -53,6 +53,7 @@ describe('checked-in OpenAPI documents', () => {
       '404': 'not_found',
       '409': 'conflict',
       '413': 'payload_too_large',
+      '415': 'unsupported_media_type',
       '429': 'rate_limited',
       '500': 'internal_error',
     };
@@ -82,7 +83,7 @@ describe('checked-in OpenAPI documents', () => {
   });
 
   it('adds the statuses the shared machinery produces to the declared ones', () => {
-    expect(errorStatuses(apiEndpoints.createCar)).toEqual([400, 401, 403, 409, 413, 429, 500]);
+    expect(errorStatuses(apiEndpoints.createCar)).toEqual([400, 401, 403, 409, 413, 415, 429, 500]);
     expect(errorStatuses(apiEndpoints.listCars)).toEqual([400, 401, 403, 429, 500]);
     expect(errorStatuses(apiEndpoints.getCar)).toEqual([400, 401, 403, 404, 429, 500]);
     const adminOnly = Object.values(adminEndpoints) as EndpointDefinition[];

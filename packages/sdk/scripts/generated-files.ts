@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { adminEndpoints, apiEndpoints } from '@vsf/contract';
-import { type ClientSpec, renderClient } from './render-sdk.js';
+import { ALL_SCOPES, acceptsIdempotencyKey, adminEndpoints, apiEndpoints, PHOTO_MAX_BYTES } from '@vsf/contract';
+import { renderConstants } from './render-constants.js';
+import { type ClientSpec, renderClient, renderRoutes } from './render-sdk.js';
 
 const extensionsDir = fileURLToPath(new URL('../src/extensions', import.meta.url));
 
@@ -8,7 +9,9 @@ const extensionsDir = fileURLToPath(new URL('../src/extensions', import.meta.url
 export function generatedFiles(): Record<string, string> {
   const api: ClientSpec = {
     className: 'VsfClient',
+    module: 'vsf-client',
     endpoints: apiEndpoints,
+    routes: { name: 'apiEndpoints', module: 'api-endpoints' },
     optionsType: 'ClientOptions',
     extensionsDir,
     constructorBody:
@@ -16,14 +19,24 @@ export function generatedFiles(): Record<string, string> {
   };
   const admin: ClientSpec = {
     className: 'VsfAdminClient',
+    module: 'vsf-admin-client',
     endpoints: adminEndpoints,
+    routes: { name: 'adminEndpoints', module: 'admin-endpoints' },
     optionsType: "Omit<ClientOptions, 'apiKey' | 'authHeader'> & { adminToken?: string | undefined }",
     extensionsDir,
     constructorBody:
       "super({ ...options, credential: options.adminToken }, { envName: 'VSF_ADMIN_TOKEN', baseUrlEnv: 'VSF_ADMIN_URL', defaultBaseUrl: 'http://localhost:3000/admin/v1', describe: 'admin token' });",
   };
-  return {
-    'src/generated/vsf-client.ts': renderClient(api),
-    'src/generated/vsf-admin-client.ts': renderClient(admin),
+  const files: Record<string, string> = {
+    'src/generated/constants.ts': renderConstants({ scopes: ALL_SCOPES, photoMaxBytes: PHOTO_MAX_BYTES }),
   };
+  for (const spec of [api, admin]) {
+    files[`src/generated/${spec.routes.module}.ts`] = renderRoutes(
+      spec.routes.name,
+      spec.endpoints,
+      acceptsIdempotencyKey,
+    );
+    files[`src/generated/${spec.module}.ts`] = renderClient(spec);
+  }
+  return files;
 }

@@ -151,6 +151,8 @@ describe('SDK against the reference server', () => {
       contentType: 'image/png',
       base64: png.toString('base64'),
     });
+    expect(await client.cars.photos.get(car.id, created.id)).toEqual(created);
+    expect(await client.cars.events.get(car.id, event.id)).toEqual(event);
     expect((await client.cars.photos.list(car.id)).data.map((p) => p.id).sort()).toEqual(
       [uploaded.id, created.id].sort(),
     );

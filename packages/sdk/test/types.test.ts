@@ -1,8 +1,9 @@
-import { apiEndpoints, type V1Car, type V1Customer } from '@vsf/contract';
+import { apiEndpoints as contractEndpoints, type V1Car, type V1Customer } from '@vsf/contract';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { APIPromise } from '../src/core/api-promise.js';
 import type { Page, PagePromise } from '../src/core/page.js';
 import { VsfClient } from '../src/generated/vsf-client.js';
+import { apiEndpoints, type Route, type V1CarCreate } from '../src/index.js';
 
 // Compile-time checks (vitest typechecks them through tsc in `pnpm typecheck`); the bodies never run requests.
 describe('inferred types', () => {
@@ -30,6 +31,38 @@ describe('inferred types', () => {
       client.contacts.create({ customerId: 'c', firstName: 'A', lastName: 'B', role: 'uncle' });
       client.cars.list({ updatedAfter: new Date(), limit: 200, ids: ['a'] });
       client.cars.list({ updatedAfter: '2026-01-01T00:00:00Z' });
+    };
+    expectTypeOf(compileOnly).toBeFunction();
+  });
+
+  it('types client.request() by a contract declaration as by a generated route', () => {
+    expectTypeOf(client.request(contractEndpoints.listCars, { query: { limit: 200 } })).toEqualTypeOf<
+      PagePromise<V1Car>
+    >();
+    expectTypeOf(client.request(contractEndpoints.getCar, { params: { carId: 'c' } })).toEqualTypeOf<
+      APIPromise<V1Car>
+    >();
+    const compileOnly = () => {
+      // @ts-expect-error getCar needs its carId
+      client.request(contractEndpoints.getCar);
+      // @ts-expect-error a wrong body field
+      client.request(contractEndpoints.createCar, { body: { year: 2000, make: 'A', model: 'B', wheels: 4 } });
+    };
+    expectTypeOf(compileOnly).toBeFunction();
+  });
+
+  it('exports routes as plain data and contract schemas as types only', () => {
+    expectTypeOf(apiEndpoints.getCar).toExtend<Route>();
+    expectTypeOf(apiEndpoints.listCars.paginated).toEqualTypeOf<true>();
+    expectTypeOf(apiEndpoints.getCar.paginated).toEqualTypeOf<false>();
+    expectTypeOf(apiEndpoints.getCar.path).toEqualTypeOf<'/cars/{carId}'>();
+    expectTypeOf<V1CarCreate>().toHaveProperty('make');
+    const compileOnly = async () => {
+      // @ts-expect-error the route table carries no schema
+      apiEndpoints.createCar.body;
+      const sdk = await import('../src/index.js');
+      // @ts-expect-error contract schemas are re-exported as types: the SDK's JavaScript has no zod schema
+      sdk.V1CarCreate;
     };
     expectTypeOf(compileOnly).toBeFunction();
   });

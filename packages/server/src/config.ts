@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { type TrustProxy, trustProxyFromEnv } from './http/trust-proxy.js';
+import { type KeyCacheOptions, keyCacheFromEnv } from './keys/verified-key-cache.js';
 import { type MessagingConfig, messagingFromEnv } from './providers/messaging/messaging-config.js';
 import { type RateLimitConfig, rateLimitFromEnv } from './rate-limit/key-rate-limiter.js';
 
@@ -15,6 +17,12 @@ export interface ServerConfig {
   mediaDir: string | undefined;
   logLevel: string;
   rateLimit: RateLimitConfig;
+  /** Verified API keys kept in memory (`VSF_KEY_CACHE_SIZE`, `VSF_KEY_CACHE_TTL_MS`). */
+  keyCache: KeyCacheOptions;
+  /** `VSF_DEMO`: create the demo team on a brand-new database; unset decides by engine (see wantsDemoTeam). */
+  demo: boolean | undefined;
+  /** Which proxies may name the client through forwarding headers (`VSF_TRUST_PROXY`). */
+  trustProxy: TrustProxy;
   /** Which providers deliver email and SMS; the local outbox unless configured. */
   messaging: MessagingConfig;
 }
@@ -35,7 +43,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    // Loopback unless told otherwise: a first `pnpm start` must not put an all-scope demo key on the network.
+    // Containers set HOST=0.0.0.0.
+    host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl,
     dataDir,
     adminToken,
@@ -43,6 +53,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mediaDir: env.VSF_MEDIA_DIR ?? (dataDir === 'memory://' ? undefined : join(dataDir, '..', 'media')),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     rateLimit: rateLimitFromEnv(env, databaseUrl !== undefined),
+    keyCache: keyCacheFromEnv(env),
+    trustProxy: trustProxyFromEnv(env.VSF_TRUST_PROXY),
+    demo: booleanFromEnv(env, 'VSF_DEMO'),
     messaging: messagingFromEnv(env),
   };
+}
+
+function booleanFromEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const value = env[name]?.trim().toLowerCase();
+  if (!value) return undefined;
+  if (['1', 'true', 'yes'].includes(value)) return true;
+  if (['0', 'false', 'no'].includes(value)) return false;
+  throw new Error(`${name} must be 1 or 0 (true or false), got "${env[name]}"`);
 }

@@ -1,8 +1,26 @@
-import { ALL_SCOPES } from '@vsf/contract';
+import { randomUUID } from 'node:crypto';
+import {
+  ALL_SCOPES,
+  V1CampaignContentStep,
+  V1CampaignContentStepUpdate,
+  V1CampaignSend,
+  V1CommunicationMessage,
+  V1CommunicationMessageUpdate,
+  V1CommunicationThread,
+  V1CommunicationThreadUpdate,
+  V1Customer,
+  V1CustomerUpdate,
+  V1FormSubmission,
+  V1SocialEventInvite,
+  V1SocialEventRsvp,
+  V1SocialEventRsvpUpdate,
+} from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import type { OutboxProvider } from '../src/providers/messaging/outbox-provider.js';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import { snapshotTeamData } from './support/team-snapshot.js';
 
 let server: TestServer;
 let api: ApiCaller;
@@ -68,8 +86,10 @@ describe('templates', () => {
       body: { name: 'SMS', channel: 'sms', subject: 'No', body: 'Hi' },
     });
     expect(sms.status).toBe(400);
+    // A template may be a draft without a body (checked when a step made from it is sent).
     const emptied = await api('PATCH', `/marketing/templates/${t.id}`, { body: { body: null } });
-    expect(emptied.status).toBe(400);
+    expect(emptied.status).toBe(200);
+    expect(emptied.body.data.body).toBeNull();
     const updated = await api('PATCH', `/marketing/templates/${t.id}`, { body: { body: 'Hello {{fullName}}' } });
     expect(updated.body.data.variables).toEqual(['firstName', 'fullName']);
     const smsList = await api('GET', '/marketing/templates', { query: { channel: 'sms' } });
@@ -120,10 +140,6 @@ describe('content steps', () => {
     expect(mismatch.body.details).toEqual([
       { path: 'templateId', message: 'The template is for email; this step is sms' },
     ]);
-    const empty = await api('POST', `/marketing/campaigns/${campaign.id}/content`, {
-      body: { type: 'email', name: 'x' },
-    });
-    expect(empty.status).toBe(400);
     const smsSubject = await api('POST', `/marketing/campaigns/${campaign.id}/content`, {
       body: { type: 'sms', name: 'x', content: { subject: 'no', body: 'b' } },
     });
@@ -135,6 +151,248 @@ describe('content steps', () => {
     });
     const kept = (await api('GET', `/marketing/campaigns/${campaign.id}/content/${step.id}`)).body.data;
     expect(kept).toMatchObject({ templateId: null, content: { body: 'Join us on May 3' } });
+  });
+});
+
+describe('drafts and what a send needs', () => {
+  it('accepts draft templates and steps, and refuses to send one with nothing to send, writing nothing', async () => {
+    const draftTemplate = await post('/marketing/templates', { name: 'Draft', channel: 'email' });
+    expect(draftTemplate).toMatchObject({ subject: null, body: null, htmlBody: null, variables: [] });
+    expect((await post('/marketing/templates', { name: 'SMS draft', channel: 'sms' })).body).toBeNull();
+    const reader = await customer(
+      { firstName: 'Dee', lastName: 'Raft', email: 'dee@example.com', phone: '+15555550131' },
+      { marketing: true },
+    );
+    const campaign = await post('/marketing/campaigns', { name: 'Drafts' });
+    const audience = await post(`/marketing/campaigns/${campaign.id}/audiences`, {
+      name: 'Dee',
+      filter: { customerIds: [reader.id] },
+    });
+    const emailStep = await post(`/marketing/campaigns/${campaign.id}/content`, { type: 'email', name: 'E', order: 3 });
+    expect(emailStep).toMatchObject({ type: 'email', name: 'E', order: 3, templateId: null });
+    const fromDraft = await post(`/marketing/campaigns/${campaign.id}/content`, {
+      type: 'email',
+      name: 'From the draft template',
+      templateId: draftTemplate.id,
+    });
+    expect(fromDraft).toMatchObject({ templateId: draftTemplate.id, content: { body: null, htmlBody: null } });
+    const smsStep = await post(`/marketing/campaigns/${campaign.id}/content`, { type: 'sms', name: 'S' });
+    // A blank body counts as none.
+    const blankSms = await post(`/marketing/campaigns/${campaign.id}/content`, {
+      type: 'sms',
+      name: 'Blank',
+      content: { body: '   ' },
+    });
+
+    const email = server.messaging.email as OutboxProvider;
+    const sms = server.messaging.sms as OutboxProvider;
+    const delivered = () => email.deliveries.length + sms.deliveries.length;
+    const before = { data: await snapshotTeamData(server.db, teamId), delivered: delivered() };
+    for (const [step, missing] of [
+      [emailStep, /email step has nothing to send: add content.body or content.htmlBody/],
+      [fromDraft, /email step has nothing to send/],
+      [smsStep, /sms step has nothing to send: add content.body/],
+      [blankSms, /sms step has nothing to send/],
+    ] as const) {
+      const res = await api('POST', `/marketing/campaigns/${campaign.id}/sends`, {
+        body: { contentStepId: step.id, audienceId: audience.id },
+      });
+      expect(res.status, step.name).toBe(400);
+      expect(isApiError(res.body)).toBe(true);
+      expect(res.body).toMatchObject({ code: 'validation_error' });
+      expect(res.body.details).toEqual([{ path: 'content.body', message: expect.stringMatching(missing) }]);
+    }
+    expect({ data: await snapshotTeamData(server.db, teamId), delivered: delivered() }).toEqual(before);
+
+    // Completed, the draft sends (and could still be edited until then: nothing recorded it as sent).
+    await api('PATCH', `/marketing/campaigns/${campaign.id}/content/${emailStep.id}`, {
+      body: { content: { subject: 'Hi {{firstName}}', body: 'Hello {{fullName}}' } },
+    });
+    const send = await post(`/marketing/campaigns/${campaign.id}/sends`, {
+      contentStepId: emailStep.id,
+      audienceId: audience.id,
+    });
+    expect(send).toMatchObject({ status: 'completed', sentCount: 1 });
+    expect(email.deliveries.at(-1)?.message).toMatchObject({ subject: 'Hi Dee', text: 'Hello Dee Raft' });
+  });
+
+  it('refuses a send whose rendering the message or thread schemas refuse, naming recipient and field', async () => {
+    const longEmail = `${'a'.repeat(60)}@example.com`;
+    const wordy = await customer({ firstName: 'Wordy', email: longEmail, phone: '+15555550132' }, { marketing: true });
+    const campaign = await post('/marketing/campaigns', { name: 'Rendering' });
+    const audience = await post(`/marketing/campaigns/${campaign.id}/audiences`, {
+      name: 'Wordy',
+      filter: { customerIds: [wordy.id] },
+    });
+    // 3 × 72 characters: a subject within its 200 as written, past it once rendered.
+    const tooLong = await post(`/marketing/campaigns/${campaign.id}/content`, {
+      type: 'email',
+      name: 'Long subject',
+      content: { subject: '{{email}} {{email}} {{email}}', body: 'Hi' },
+    });
+    // No company: the body renders to nothing.
+    const empty = await post(`/marketing/campaigns/${campaign.id}/content`, {
+      type: 'sms',
+      name: 'Empty body',
+      content: { body: '{{companyName}}' },
+    });
+    const before = await snapshotTeamData(server.db, teamId);
+    const long = await api('POST', `/marketing/campaigns/${campaign.id}/sends`, {
+      body: { contentStepId: tooLong.id, audienceId: audience.id },
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.details).toEqual([
+      { path: `recipients.${wordy.id}.subject`, message: expect.stringMatching(/200/) },
+    ]);
+    const nothing = await api('POST', `/marketing/campaigns/${campaign.id}/sends`, {
+      body: { contentStepId: empty.id, audienceId: audience.id },
+    });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.details).toEqual([
+      { path: `recipients.${wordy.id}.body`, message: expect.stringMatching(/^Renders to nothing for this customer/) },
+    ]);
+    expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+  });
+
+  it('copies a template only for keys with read:templates, and tells the others nothing about it', async () => {
+    const template = await post('/marketing/templates', {
+      name: 'Secret',
+      channel: 'email',
+      subject: 'S',
+      body: 'Body',
+    });
+    const campaign = await post('/marketing/campaigns', { name: 'Scopes' });
+    const campaignsOnly = apiCaller(
+      server.baseUrl,
+      (await server.createKey(teamId, ['read:campaigns', 'write:campaigns'])).key,
+    );
+    const before = await snapshotTeamData(server.db, teamId);
+    const answers = [];
+    for (const templateId of [template.id, randomUUID()]) {
+      const res = await campaignsOnly('POST', `/marketing/campaigns/${campaign.id}/content`, {
+        body: { type: 'sms', name: 'Copy', templateId },
+      });
+      expect(res.status).toBe(403);
+      expect(isApiError(res.body)).toBe(true);
+      answers.push(res.body);
+    }
+    // The same answer for the team's email template and for no template: neither channel nor existence shows.
+    expect(answers[0]).toEqual({ error: 'Missing scope: read:templates', code: 'forbidden', details: null });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+
+    const withTemplates = apiCaller(
+      server.baseUrl,
+      (await server.createKey(teamId, ['read:campaigns', 'write:campaigns', 'read:templates'])).key,
+    );
+    const copied = await withTemplates('POST', `/marketing/campaigns/${campaign.id}/content`, {
+      body: { type: 'email', name: 'Copy', templateId: template.id },
+    });
+    expect(copied.status).toBe(201);
+    expect(copied.body.data.content).toEqual({ subject: 'S', body: 'Body', htmlBody: null });
+  });
+});
+
+describe('records written indirectly', () => {
+  /** The record as a client could PATCH it back: the update schema's fields, nulls only where it takes null. */
+  function asUpdateBody(record: Record<string, unknown>, update: z.ZodObject): Record<string, unknown> {
+    const shape = update.shape as Record<string, z.ZodType>;
+    return Object.fromEntries(
+      Object.entries(record).filter(
+        ([key, value]) => key in shape && (value !== null || shape[key]?.safeParse(null).success),
+      ),
+    );
+  }
+
+  function expectValid(what: string, record: unknown, response: z.ZodType, update?: z.ZodObject) {
+    expect(response.safeParse(record).error, `${what} as ${JSON.stringify(record)}`).toBeUndefined();
+    if (update) {
+      const body = asUpdateBody(record as Record<string, unknown>, update);
+      expect(update.safeParse(body).error, `${what} PATCHed back as ${JSON.stringify(body)}`).toBeUndefined();
+    }
+  }
+
+  it('read back through the API, pass the contract response and update schemas of their records', async () => {
+    // A form submission makes a customer.
+    const form = await post('/marketing/forms', {
+      name: 'Lead',
+      fields: [{ key: 'email', label: 'Email', type: 'email', required: true }],
+    });
+    const submission = await post(`/marketing/forms/${form.id}/submissions`, {
+      values: { email: `lead.${randomUUID().slice(0, 8)}@example.com` },
+      respondentName: 'Lee  Van Dyke',
+      respondentPhone: '+1 555 0100',
+    });
+    expectValid('submission', submission, V1FormSubmission);
+    const lead = (await api('GET', `/customers/${submission.customerId}`)).body.data;
+    expectValid('customer from a submission', lead, V1Customer, V1CustomerUpdate);
+    const contact = await post('/contacts', {
+      customerId: lead.id,
+      firstName: lead.firstName,
+      lastName: lead.lastName,
+      communicationPreferences: { ...ALL_NO, marketing: true },
+    });
+
+    // An invite by contact takes the contact's customer; an RSVP by invite takes the invite's guest.
+    const event = await post('/marketing/social-events', { name: 'Cars and coffee', startsAt: '2030-05-01T09:00:00Z' });
+    const option = await post(`/marketing/social-events/${event.id}/rsvp-options`, { label: 'Coming' });
+    const invite = await post(`/marketing/social-events/${event.id}/invites`, { contactId: contact.id });
+    const rsvp = await post(`/marketing/social-events/${event.id}/rsvps`, {
+      rsvpOptionId: option.id,
+      inviteId: invite.id,
+    });
+    const readInvite = (await api('GET', `/marketing/social-events/${event.id}/invites/${invite.id}`)).body.data;
+    expect(readInvite).toMatchObject({ customerId: lead.id, contactId: contact.id });
+    expectValid('invite by contact', readInvite, V1SocialEventInvite);
+    const readRsvp = (await api('GET', `/marketing/social-events/${event.id}/rsvps/${rsvp.id}`)).body.data;
+    expect(readRsvp).toMatchObject({ customerId: lead.id, contactId: contact.id, inviteId: invite.id });
+    expectValid('RSVP by invite', readRsvp, V1SocialEventRsvp, V1SocialEventRsvpUpdate);
+
+    // A template copied into a step, and the step sent on both channels.
+    const campaign = await post('/marketing/campaigns', { name: 'Indirect' });
+    const audience = await post(`/marketing/campaigns/${campaign.id}/audiences`, {
+      name: 'Lead',
+      filter: { customerIds: [lead.id] },
+    });
+    const template = await post('/marketing/templates', {
+      name: 'T',
+      channel: 'email',
+      subject: 'For {{fullName}} {{companyName}}',
+      body: 'Hi {{firstName}}',
+      htmlBody: '<p>Hi {{firstName}}</p>',
+    });
+    const emailStep = await post(`/marketing/campaigns/${campaign.id}/content`, {
+      type: 'email',
+      name: 'Copied',
+      templateId: template.id,
+    });
+    const smsStep = await post(`/marketing/campaigns/${campaign.id}/content`, {
+      type: 'sms',
+      name: 'Text',
+      content: { body: '{{firstName}} {{companyName}}' },
+    });
+    for (const step of [emailStep, smsStep]) {
+      const read = (await api('GET', `/marketing/campaigns/${campaign.id}/content/${step.id}`)).body.data;
+      expectValid(`content step ${step.name}`, read, V1CampaignContentStep, V1CampaignContentStepUpdate);
+      const send = await post(`/marketing/campaigns/${campaign.id}/sends`, {
+        contentStepId: step.id,
+        audienceId: audience.id,
+      });
+      expect(send.sentCount, step.name).toBe(1);
+      const readSend = (await api('GET', `/marketing/campaigns/${campaign.id}/sends/${send.id}`)).body.data;
+      expectValid('campaign send', readSend, V1CampaignSend);
+    }
+    const threads = (await api('GET', '/communication-threads', { query: { customerId: lead.id } })).body.data;
+    expect(threads.map((t: { channel: string }) => t.channel).sort()).toEqual(['email', 'sms']);
+    for (const thread of threads) {
+      expectValid(`${thread.channel} thread`, thread, V1CommunicationThread, V1CommunicationThreadUpdate);
+      const messages = (await api('GET', `/communication-threads/${thread.id}/messages`)).body.data;
+      expect(messages).toHaveLength(1);
+      expectValid(`${thread.channel} message`, messages[0], V1CommunicationMessage, V1CommunicationMessageUpdate);
+    }
+    // An empty variable ({{companyName}}) leaves the rest of the subject as written.
+    const email = threads.find((t: { channel: string }) => t.channel === 'email');
+    expect(email.subject).toBe('For Lee Van Dyke ');
   });
 });
 

@@ -7,6 +7,7 @@ import type { OutboxProvider } from '../src/providers/messaging/outbox-provider.
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
+import { ODD_URLS } from './support/odd-urls.js';
 
 interface ReceivedMail {
   from: string;
@@ -241,19 +242,75 @@ describe('threads and messages with the outbox provider', () => {
     const other = apiCaller(outboxServer.baseUrl, (await outboxServer.createTeamWithKey(ALL_SCOPES)).key);
     const foreignMedia = await photoOf(other);
     const ownMedia = await photoOf(api);
-    for (const bad of ['http://example.com/a.jpg', 'ftp://example.com/a.jpg', '/api/media/not-a-uuid', foreignMedia]) {
+    for (const bad of [...ODD_URLS, 'http://example.com/a.jpg', '/api/media/not-a-uuid', foreignMedia]) {
       const res = await api('POST', `/communication-threads/${threadId}/messages`, {
         body: { body: 'x', mediaUrls: ['https://example.com/ok.jpg', bad] },
       });
       expect(res.status, bad).toBe(400);
+      expect(isApiError(res.body)).toBe(true);
       expect(res.body.details[0].path).toBe('mediaUrls.1');
     }
     expect(await messageCount(outboxServer, threadId)).toBe(0);
+    const draft = await api('POST', `/communication-threads/${threadId}/messages`, { body: { body: 'x' } });
+    for (const bad of ODD_URLS) {
+      const res = await api('PATCH', `/communication-threads/${threadId}/messages/${draft.body.data.id}`, {
+        body: { mediaUrls: [bad] },
+      });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.details[0].path).toBe('mediaUrls.0');
+    }
+    expect(
+      (await api('GET', `/communication-threads/${threadId}/messages/${draft.body.data.id}`)).body.data.mediaUrls,
+    ).toEqual([]);
     const ok = await api('POST', `/communication-threads/${threadId}/messages`, {
       body: { body: 'x', mediaUrls: ['https://example.com/ok.jpg', ownMedia] },
     });
     expect(ok.status).toBe(201);
     expect(ok.body.data.mediaUrls).toEqual(['https://example.com/ok.jpg', ownMedia]);
+  });
+
+  it('checks what a send needs when sending: a 400 naming it, and the draft stays unsent', async () => {
+    const customerId = await customerWith(api, { email: 'ready@example.com', phone: '+15555550177' });
+    const smsThread = await thread(api, customerId, 'sms');
+    const emailThread = await thread(api, customerId, 'email');
+    const outbox = outboxServer.messaging.sms as OutboxProvider;
+    const sentBefore = outbox.deliveries.length;
+
+    // send: true with nothing the channel delivers stores nothing.
+    const htmlOnlySms = await api('POST', `/communication-threads/${smsThread}/messages`, {
+      body: { htmlBody: '<p>Hi</p>', send: true },
+    });
+    expect(htmlOnlySms.status).toBe(400);
+    expect(isApiError(htmlOnlySms.body)).toBe(true);
+    expect(htmlOnlySms.body.details).toEqual([
+      { path: 'body', message: expect.stringMatching(/sms message needs body/) },
+    ]);
+    expect(await messageCount(outboxServer, smsThread)).toBe(0);
+
+    // A draft edited down to nothing can be kept, but not sent.
+    const draft = (await api('POST', `/communication-threads/${smsThread}/messages`, { body: { body: 'Hi' } })).body
+      .data;
+    const emptied = await api('PATCH', `/communication-threads/${smsThread}/messages/${draft.id}`, {
+      body: { body: null },
+    });
+    expect(emptied.status).toBe(200);
+    const refused = await api('POST', `/communication-threads/${smsThread}/messages/${draft.id}/send`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'validation_error', details: [{ path: 'body' }] });
+    const kept = await api('GET', `/communication-threads/${smsThread}/messages/${draft.id}`);
+    expect(kept.body.data).toMatchObject({ status: 'draft', body: null, sentAt: null, provider: null });
+    expect(outbox.deliveries.length).toBe(sentBefore);
+
+    await api('PATCH', `/communication-threads/${smsThread}/messages/${draft.id}`, { body: { body: 'Hi again' } });
+    const sent = await api('POST', `/communication-threads/${smsThread}/messages/${draft.id}/send`);
+    expect(sent.body.data).toMatchObject({ status: 'sent', body: 'Hi again' });
+
+    // An email with an HTML part only is complete.
+    const html = await api('POST', `/communication-threads/${emailThread}/messages`, {
+      body: { htmlBody: '<p>Hi</p>', send: true },
+    });
+    expect(html.status).toBe(201);
+    expect(html.body.data.status).toBe('sent');
   });
 
   it('filters threads by customer and channel', async () => {

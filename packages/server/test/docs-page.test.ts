@@ -1,7 +1,24 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/runtime/start-server.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
 import { startTestServer, type TestServer, testServerConfig } from '../src/testing/start-test-server.js';
+
+/** GET with headers fetch may not set (`Host`), from this machine's loopback. */
+function getPage(url: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** Every `src`/`href` in the page, in order. */
 const assetUrls = (html: string) => [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1] as string);
@@ -91,6 +108,40 @@ describe('GET /docs when `vsf-server start` created the demo team', () => {
       const html = await (await fetch(`${running.url}/docs`, { headers: header })).text();
       expect(html).not.toContain('data-demo-key');
       expect(html).toContain('data-openapi-url');
+    }
+  });
+
+  it('shows the key for Host localhost, 127.0.0.1 and [::1] with the server port, in any case', async () => {
+    const { port } = new URL(running.url);
+    const key = running.demo?.key as string;
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LocalHost:${port}`]) {
+      expect(await getPage(`${running.url}/docs`, { host }), host).toContain(`data-demo-key="${key}"`);
+    }
+  });
+
+  it('never shows the key to a rebound name, another port, or a request any proxy header marks', async () => {
+    const { port } = new URL(running.url);
+    const other = String((Number(port) % 60000) + 1);
+    const cases: Record<string, string>[] = [
+      { host: `evil.example:${port}` }, // DNS rebinding: the name resolves to 127.0.0.1
+      { host: 'evil.example' },
+      { host: `localhost.evil.example:${port}` },
+      { host: `127.0.0.2.evil.example:${port}` },
+      { host: `localhost:${other}` }, // a tunnel that keeps the remote port (ssh -L 8080:localhost:3000)
+      { host: 'localhost' },
+      { host: `[::ffff:127.0.0.1]:${port}` },
+      { host: `localhost:${port}`, 'x-forwarded-for': '203.0.113.7' },
+      { host: `localhost:${port}`, forwarded: 'for=203.0.113.7' },
+      { host: `localhost:${port}`, 'x-forwarded-host': 'vsf.example' },
+      { host: `localhost:${port}`, 'x-forwarded-proto': 'https' },
+      { host: `localhost:${port}`, 'x-real-ip': '203.0.113.7' },
+      { host: `localhost:${port}`, via: '1.1 proxy' },
+    ];
+    for (const headers of cases) {
+      const html = await getPage(`${running.url}/docs`, headers);
+      expect(html, JSON.stringify(headers)).toContain('data-openapi-url');
+      expect(html, JSON.stringify(headers)).not.toContain('data-demo-key');
+      expect(html, JSON.stringify(headers)).not.toContain(running.demo?.key as string);
     }
   });
 });

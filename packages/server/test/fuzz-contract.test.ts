@@ -3,16 +3,19 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import { type BoundaryCase, boundaryCases } from './support/boundary-cases.js';
 import { createWorld, endpointFixtures, fillIds } from './support/endpoint-fixtures.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 // Property-based fuzzing driven by the contract: random valid and invalid path ids, query strings,
-// bodies and headers for every endpoint. The server never answers 5xx, every error has the ApiError
-// shape, and a rejected request changes no row. `VSF_STRESS=1` runs many more cases.
-const RUNS = process.env.VSF_STRESS ? 200 : 12;
+// bodies and headers for every endpoint, then every field's boundary values derived from its schema
+// (support/boundary-cases.ts). The server never answers 5xx, every error has the ApiError shape, and a
+// rejected request changes no row. `VSF_STRESS=1` runs many more random cases.
+const RUNS = process.env.VSF_STRESS ? 50 : 12;
 const SEED = Number(process.env.VSF_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 let server: TestServer;
+let key: string;
 let api: ApiCaller;
 let teamId: string;
 let ids: Record<string, string>;
@@ -21,14 +24,27 @@ beforeAll(async () => {
   server = await startTestServer();
   const created = await server.createTeamWithKey(ALL_SCOPES);
   teamId = created.team.id;
+  key = created.key;
   api = apiCaller(server.baseUrl, created.key);
   ids = await createWorld(api);
 });
-afterAll(() => server?.close());
+const boundaryCounts = { endpoints: 0, reject: 0, edge: 0, kinds: new Map<string, number>() };
+afterAll(async () => {
+  if (boundaryCounts.endpoints > 0) {
+    const kinds = [...boundaryCounts.kinds].map(([k, n]) => `${k}=${n}`).join(', ');
+    console.log(
+      `fuzz boundaries (${server?.engine}): ${boundaryCounts.reject + boundaryCounts.edge} cases over ${boundaryCounts.endpoints} endpoints, ${boundaryCounts.reject} past a bound (all refused, no row changed), ${boundaryCounts.edge} at a bound (no 5xx); ${kinds}`,
+    );
+  }
+  await server?.close();
+});
 
 const garbageString = fc.oneof(
   fc.string(),
   fc.constantFrom('', ' ', 'null', '-1', '0', '1e309', 'NaN', '../../etc/passwd', "' OR 1=1 --", '%00', '\u0000', '😀'),
+  // Boundaries of the kinds the database refuses (the per-field boundary cases below cover each field).
+  fc.constantFrom('2147483648', '-2147483649', '9007199254740993', '1e308', '-0', '0000-01-01T00:00:00Z'),
+  fc.constantFrom('+275760-09-13T00:00:00Z', '__proto__', 'constructor', 'a\u0000b', '😀'.repeat(201)),
 );
 
 const idArb = (name: string) =>
@@ -118,6 +134,74 @@ describe('contract-driven fuzzing', () => {
         ),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
+    }, 120_000);
+  }
+});
+
+/** Sends one boundary case as a raw request (bodies as bytes, so encodings and NULs arrive as sent). */
+async function send(endpoint: EndpointDefinition, c: BoundaryCase): Promise<{ status: number; body: unknown }> {
+  const url = new URL(`${server.baseUrl}${c.path}`);
+  for (const [k, v] of Object.entries(c.query ?? {})) url.searchParams.set(k, v);
+  const raw = c.rawBody ?? (c.body === undefined || !endpoint.body ? undefined : JSON.stringify(c.body));
+  const res = await fetch(url, {
+    method: endpoint.method.toUpperCase(),
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(raw === undefined ? {} : { 'content-type': 'application/json' }),
+      ...c.headers,
+    },
+    ...(raw === undefined ? {} : { body: raw }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+function expectApiErrorOrSuccess(
+  endpoint: EndpointDefinition,
+  c: BoundaryCase,
+  res: { status: number; body: unknown },
+) {
+  const seen = `${c.label} -> ${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
+  expect(res.status, seen).toBeLessThan(500);
+  if (res.status >= 400) {
+    expect(isApiError(res.body), seen).toBe(true);
+    expect(errorStatuses(endpoint), seen).toContain(res.status);
+  }
+}
+
+describe('contract-derived boundaries: every field at and past its bounds', () => {
+  for (const endpoint of Object.values(apiEndpoints) as EndpointDefinition[]) {
+    it(`${endpoint.method.toUpperCase()} ${endpoint.path}: past a bound is refused and changes nothing, at a bound is never 5xx`, async () => {
+      const fixture = endpointFixtures[endpoint.operationId];
+      const validBody = fixture?.body === undefined ? undefined : fillIds(fixture.body, ids);
+      const path = endpoint.path.replace(
+        /\{(\w+)\}/g,
+        (_, name: string) => ids[name] ?? '00000000-0000-4000-8000-000000000000',
+      );
+      const cases = boundaryCases(endpoint, path, validBody);
+      const rejects = cases.filter((c) => c.expect === 'reject');
+      const edges = cases.filter((c) => c.expect === 'edge');
+      boundaryCounts.endpoints += 1;
+      boundaryCounts.reject += rejects.length;
+      boundaryCounts.edge += edges.length;
+      for (const c of cases) boundaryCounts.kinds.set(c.kind, (boundaryCounts.kinds.get(c.kind) ?? 0) + 1);
+
+      const before = await snapshotTeamData(server.db, teamId);
+      // Refusals change nothing, so they can run a few at a time and be checked by one snapshot after.
+      for (let i = 0; i < rejects.length; i += 4) {
+        await Promise.all(
+          rejects.slice(i, i + 4).map(async (c) => {
+            const res = await send(endpoint, c);
+            expectApiErrorOrSuccess(endpoint, c, res);
+            expect(
+              res.status,
+              `${c.label} must be refused: ${JSON.stringify(res.body)?.slice(0, 300)}`,
+            ).toBeGreaterThanOrEqual(400);
+          }),
+        );
+      }
+      expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+      for (const c of edges) expectApiErrorOrSuccess(endpoint, c, await send(endpoint, c));
     }, 120_000);
   }
 });

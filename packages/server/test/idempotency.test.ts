@@ -104,4 +104,39 @@ describe('Idempotency-Key on POST', () => {
       await second?.close();
     }
   });
+
+  it('keys records by the matched route: every spelling Express routes to POST /locations is one key', async () => {
+    const idempotencyKey = randomUUID();
+    const name = `Route ${idempotencyKey}`;
+    const post = (path: string) =>
+      apiCaller(server.origin, key)('POST', path, { body: { name }, headers: { 'idempotency-key': idempotencyKey } });
+    const responses = [];
+    for (const path of ['/api/v1/locations', '/api/v1/LOCATIONS/', '/API/V1/Locations'])
+      responses.push(await post(path));
+    expect(responses.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(responses.map((r) => r.headers.get('idempotent-replayed'))).toEqual([null, 'true', 'true']);
+    expect(new Set(responses.map((r) => r.body.data.id)).size).toBe(1);
+    expect(Number((await server.db('locations').where({ team_id: teamId, name }).count({ n: '*' }).first())?.n)).toBe(
+      1,
+    );
+    const records = await server.db('idempotency_keys').where({ idempotency_key: idempotencyKey });
+    expect(records.map((r) => [r.method, r.path])).toEqual([['POST', '/api/v1/locations']]);
+  });
+
+  it('keys a route with an id by the route and the id, whatever the case of either', async () => {
+    const car = await api('POST', '/cars', { body: { year: 1990, make: 'RouteId', model: 'A' } });
+    const zone = await api('POST', '/parking-zones', { body: { name: `Zone ${randomUUID()}` } });
+    const carId = car.body.data.id as string;
+    const idempotencyKey = randomUUID();
+    const body = { activityType: 'drop_off', parkingZoneId: zone.body.data.id };
+    const post = (path: string) =>
+      apiCaller(server.origin, key)('POST', path, { body, headers: { 'idempotency-key': idempotencyKey } });
+    const first = await post(`/api/v1/cars/${carId}/events`);
+    const again = await post(`/API/v1/Cars/${carId.toUpperCase()}/EVENTS/`);
+    expect(first.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const records = await server.db('idempotency_keys').where({ idempotency_key: idempotencyKey });
+    expect(records.map((r) => r.path)).toEqual([`/api/v1/cars/${carId}/events`]);
+  });
 });

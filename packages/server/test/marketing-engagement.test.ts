@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { ALL_SCOPES } from '@vsf/contract';
+import { ALL_SCOPES, V1Customer, V1CustomerCreate } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/http/create-app.js';
 import type { SocialProvider } from '../src/providers/social/social-provider.js';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
+import { ODD_URLS } from './support/odd-urls.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 let server: TestServer;
@@ -123,7 +124,9 @@ describe('forms and submissions', () => {
     const email = `burst.${unique()}@example.com`;
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>
-        api('POST', `/marketing/forms/${form.id}/submissions`, { body: { values: { email, cars: 1 } } }),
+        api('POST', `/marketing/forms/${form.id}/submissions`, {
+          body: { values: { email, cars: 1 }, respondentName: 'Burst Tester' },
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
@@ -132,14 +135,76 @@ describe('forms and submissions', () => {
     expect(Number(customers[0]?.n)).toBe(1);
   });
 
-  it('names a customer created without a respondent name after the email', async () => {
+  it('creates no customer from a one-word or missing name (it would fail POST /customers), but links one by email', async () => {
     const form = await leadForm();
-    const email = `noname.${unique()}@example.com`;
-    const res = await api('POST', `/marketing/forms/${form.id}/submissions`, {
-      body: { values: { email, cars: 3 }, respondentEmail: email },
+    for (const respondentName of [undefined, 'Cher', '  Prince  ']) {
+      const email = `noname.${unique()}@example.com`;
+      const res = await api('POST', `/marketing/forms/${form.id}/submissions`, {
+        body: { values: { email, cars: 3 }, respondentEmail: email, ...(respondentName ? { respondentName } : {}) },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.data).toMatchObject({ customerId: null, respondentEmail: email });
+      expect(await db().where({ team_id: teamId }).whereRaw('lower(email) = ?', [email])).toEqual([]);
+    }
+    const email = `known.${unique()}@example.com`;
+    const known = await create('/customers', { firstName: 'Known', lastName: 'Person', email });
+    const linked = await create(`/marketing/forms/${form.id}/submissions`, {
+      values: { email, cars: 1 },
+      respondentName: 'Cher',
     });
-    const customer = (await api('GET', `/customers/${res.body.data.customerId}`)).body.data;
-    expect(customer).toMatchObject({ firstName: email.split('@')[0], lastName: '', email });
+    expect(linked.customerId).toBe(known.id);
+  });
+
+  it('creates only customers that pass the contract customer schemas, read back through the API', async () => {
+    const form = await leadForm();
+    const res = await create(`/marketing/forms/${form.id}/submissions`, {
+      values: { email: `two.${unique()}@example.com`, cars: 1 },
+      respondentName: 'Mary  Ann  Evans',
+    });
+    const customer = (await api('GET', `/customers/${res.customerId}`)).body.data;
+    expect(V1Customer.safeParse(customer).success).toBe(true);
+    const { firstName, lastName, email, phone, isActive } = customer;
+    expect({ firstName, lastName }).toEqual({ firstName: 'Mary', lastName: 'Ann Evans' });
+    expect(V1CustomerCreate.safeParse({ firstName, lastName, email, phone, isActive }).error).toBeUndefined();
+    expect((await api('PATCH', `/customers/${customer.id}`, { body: { firstName, lastName } })).status).toBe(200);
+  });
+
+  it('touches customers only when the key also has read:customers and write:customers', async () => {
+    const form = await leadForm();
+    const existingEmail = `scoped.${unique()}@example.com`;
+    await create('/customers', { firstName: 'Scoped', lastName: 'Existing', email: existingEmail });
+    const formScopes = ['read:forms', 'write:forms'];
+    for (const extra of [[], ['read:customers'], ['write:customers']]) {
+      const limited = apiCaller(server.baseUrl, (await server.createKey(teamId, [...formScopes, ...extra])).key);
+      for (const email of [existingEmail, `new.${unique()}@example.com`]) {
+        const before = await db().where({ team_id: teamId }).count({ n: '*' });
+        const res = await limited('POST', `/marketing/forms/${form.id}/submissions`, {
+          body: { values: { email, cars: 1 }, respondentName: 'Limited Key', respondentPhone: '+1 555 0100' },
+        });
+        expect(res.status, `${extra.join(',')} ${JSON.stringify(res.body)}`).toBe(201);
+        expect(res.body.data).toMatchObject({
+          customerId: null,
+          respondentEmail: email,
+          respondentName: 'Limited Key',
+          respondentPhone: '+1 555 0100',
+        });
+        expect(await db().where({ team_id: teamId }).count({ n: '*' })).toEqual(before);
+      }
+    }
+    const full = apiCaller(
+      server.baseUrl,
+      (await server.createKey(teamId, [...formScopes, 'read:customers', 'write:customers'])).key,
+    );
+    const email = `full.${unique()}@example.com`;
+    const res = await full('POST', `/marketing/forms/${form.id}/submissions`, {
+      body: { values: { email, cars: 1 }, respondentName: 'Full Key' },
+    });
+    expect(res.status).toBe(201);
+    expect((await api('GET', `/customers/${res.body.data.customerId}`)).body.data).toMatchObject({
+      firstName: 'Full',
+      lastName: 'Key',
+      email,
+    });
   });
 
   it('links no customer when there is no email at all', async () => {
@@ -452,6 +517,49 @@ describe('social accounts and posts', () => {
     });
     expect(insecure.status).toBe(400);
     expect(insecure.body.details.map((d: { path: string }) => d.path)).toEqual(['mediaUrls.0', 'mediaUrls.1']);
+  });
+
+  it('refuses odd URL spellings as mediaUrls, profileUrl and sourceUrl, storing nothing', async () => {
+    const account = await newAccount();
+    const post = await create('/marketing/social-posts', { socialAccountId: account.id, body: 'Draft' });
+    const before = await snapshotTeamData(server.db, teamId);
+    for (const bad of ODD_URLS) {
+      const attempts = [
+        [
+          'POST',
+          '/marketing/social-posts',
+          { socialAccountId: account.id, body: 'x', mediaUrls: [bad] },
+          'mediaUrls.0',
+        ],
+        [
+          'PATCH',
+          `/marketing/social-posts/${post.id}`,
+          { mediaUrls: ['https://cdn.example.com/a.jpg', bad] },
+          'mediaUrls.1',
+        ],
+        [
+          'POST',
+          '/marketing/social-accounts',
+          { network: 'x', handle: `u_${unique()}`, profileUrl: bad },
+          'profileUrl',
+        ],
+        ['PATCH', `/marketing/social-accounts/${account.id}`, { profileUrl: bad }, 'profileUrl'],
+        ['POST', '/marketing/assets', { filename: 'a.png', contentType: 'image/png', sourceUrl: bad }, 'sourceUrl'],
+      ] as const;
+      for (const [method, path, body, field] of attempts) {
+        const res = await api(method, path, { body });
+        expect(res.status, `${method} ${path} ${JSON.stringify(bad)}`).toBe(400);
+        expect(res.body).toMatchObject({ code: 'validation_error', details: [{ path: field }] });
+      }
+    }
+    expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+
+    const kept = await create('/marketing/social-posts', {
+      socialAccountId: account.id,
+      body: 'Spelled out',
+      mediaUrls: ['HTTPS://cdn.example.com/a.jpg', 'https://bücher.example:8443/b.jpg?w=1'],
+    });
+    expect(kept.mediaUrls).toEqual(['HTTPS://cdn.example.com/a.jpg', 'https://bücher.example:8443/b.jpg?w=1']);
   });
 
   it('publishes through the outbox, records the outcome, and refuses to edit or republish', async () => {

@@ -3,7 +3,8 @@ import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, pathParamNames, type
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
-import { endpointFixtures, fillIds } from './support/endpoint-fixtures.js';
+import { createWorld, endpointFixtures, fillIds } from './support/endpoint-fixtures.js';
+import { snapshotTeamData } from './support/team-snapshot.js';
 
 // Generated from the contract: for every endpoint, a key lacking any one required scope gets
 // 403 "Missing scope: <scope>" before anything else happens.
@@ -12,6 +13,8 @@ const endpoints = Object.values(apiEndpoints) as EndpointDefinition[];
 let server: TestServer;
 let teamId: string;
 const keysWithout = new Map<string, string>();
+/** One record of every kind, for the field-scope probes: they send real ids the request could act on. */
+let world: Record<string, string>;
 
 function pathFor(endpoint: EndpointDefinition, ids: Record<string, string>): string {
   return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? randomUUID());
@@ -33,6 +36,23 @@ beforeAll(async () => {
     );
     keysWithout.set(omit, key.key);
   }
+  for (const e of endpoints) {
+    for (const rule of e.fieldScopes ?? []) {
+      for (const scope of rule.scopes.all) {
+        if (!keysWithout.has(scope))
+          keysWithout.set(
+            scope,
+            (
+              await server.createKey(
+                teamId,
+                ALL_SCOPES.filter((s) => s !== scope),
+              )
+            ).key,
+          );
+      }
+    }
+  }
+  world = await createWorld(apiCaller(server.baseUrl, (await server.createKey(teamId, ALL_SCOPES)).key));
 });
 afterAll(() => server?.close());
 
@@ -57,6 +77,22 @@ describe('scope matrix', () => {
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ error: `Missing scope: ${scope}`, code: 'forbidden', details: null });
       });
+    }
+
+    // A body field that changes another resource needs that resource's scope too (declared on the endpoint).
+    for (const rule of endpoint.fieldScopes ?? []) {
+      for (const scope of rule.scopes.all) {
+        it(`${label} sending ${rule.field} without ${scope} → 403 Missing scope: ${scope}, nothing stored`, async () => {
+          const api = apiCaller(server.baseUrl, keysWithout.get(scope));
+          const sent = rule.values?.[0] ?? world[rule.field] ?? null;
+          const body = { ...(fillIds(fixture?.body ?? {}, world) as object), [rule.field]: sent };
+          const before = await snapshotTeamData(server.db, teamId);
+          const res = await api(endpoint.method, pathFor(endpoint, world), { body });
+          expect(res.status, JSON.stringify(res.body)).toBe(403);
+          expect(res.body).toEqual({ error: `Missing scope: ${scope}`, code: 'forbidden', details: null });
+          expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+        });
+      }
     }
 
     if (endpoint.scopes.any?.length) {

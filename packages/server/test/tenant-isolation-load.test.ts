@@ -21,6 +21,7 @@ const BULK = STRESS ? 1000 : 200;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 const withIds = (Object.values(apiEndpoints) as EndpointDefinition[]).filter((e) => pathParamNames(e.path).length > 0);
+const withReferences = (Object.values(apiEndpoints) as EndpointDefinition[]).filter((e) => e.references?.length);
 
 interface Team {
   name: 'A' | 'B';
@@ -113,39 +114,17 @@ function attacks(attacker: Team, victim: Team) {
         call('cross-path', endpoint.method.toUpperCase(), `${fillPath(endpoint.path, foreign)}${query}`, body),
       );
     }
-    // The attacker's own records, pointed at the victim's.
-    tasks.push(
-      call('cross-body', 'POST', '/cars', {
-        year: 2001,
-        make: 'X',
-        model: 'Y',
-        customerId: foreign.customerId,
-        locationId: foreign.locationId,
-      }),
-      call('cross-body', 'PATCH', `/cars/${own.carId}`, { customerId: foreign.customerId }),
-      call('cross-body', 'PATCH', `/customers/${own.customerId}`, { locationId: foreign.locationId }),
-      call('cross-body', 'POST', '/customers', { firstName: 'X', lastName: 'Y', locationId: foreign.locationId }),
-      call('cross-body', 'POST', '/contacts', { customerId: foreign.customerId, firstName: 'X', lastName: 'Y' }),
-      call('cross-body', 'POST', '/parking-spots', { name: `X-${randomUUID()}`, parkingZoneId: foreign.parkingZoneId }),
-      call('cross-body', 'POST', '/parking-zones', { name: 'X', locationId: foreign.locationId }),
-      call('cross-body', 'POST', `/cars/${own.carId}/events`, {
-        activityType: 'inspection',
-        parkingSpotId: foreign.parkingSpotId,
-      }),
-      call('cross-body', 'POST', '/appointments', {
-        eventType: 'pick_up',
-        carId: foreign.carId,
-        startAt: '2031-01-01T10:00:00Z',
-        endAt: '2031-01-01T11:00:00Z',
-      }),
-      call('cross-body', 'POST', '/appointment-types', { name: 'X', eventTypeId: foreign.eventTypeId }),
-      call('cross-body', 'POST', `/cars/${own.carId}/photos`, {
-        sessionId: foreign.sessionId,
-        filename: 'x.png',
-        contentType: 'image/png',
-        base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-      }),
-    );
+    // The attacker's own records, pointed at the victim's: one request per body reference the contract
+    // declares (`references`), so a new reference field is attacked as soon as it is declared.
+    for (const endpoint of withReferences) {
+      const fixture = endpointFixtures[endpoint.operationId];
+      for (const field of endpoint.references ?? []) {
+        const target = foreign[field];
+        if (!target) throw new Error(`no record factory for ${field}`);
+        const body = { ...(fillIds(fixture?.body ?? {}, own) as object), [field]: target };
+        tasks.push(call('cross-body', endpoint.method.toUpperCase(), fillPath(endpoint.path, own), body));
+      }
+    }
     // Lists filtered by the victim's ids answer an empty page, never the victim's rows.
     const foreignIds = Object.values(foreign).join(',');
     for (const list of ['/cars', '/customers', '/contacts', '/locations', '/parking-zones', '/appointments']) {

@@ -8,12 +8,15 @@ import { snapshotTeamData } from './support/team-snapshot.js';
 // Generated from the contract: every endpoint that takes a record id, called by another team's key
 // with every scope, answers 404 as for an unknown id and changes nothing of the owner's data.
 const withIds = (Object.values(apiEndpoints) as EndpointDefinition[]).filter((e) => pathParamNames(e.path).length > 0);
+// Generated from the contract's `references` declarations: every body field that names another record.
+const withReferences = (Object.values(apiEndpoints) as EndpointDefinition[]).filter((e) => e.references?.length);
 
 let server: TestServer;
 let ownerTeamId: string;
 let ownerIds: Record<string, string>;
 let intruder: ApiCaller;
 let intruderIds: Record<string, string>;
+let intruderTeamId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -22,6 +25,7 @@ beforeAll(async () => {
   ownerIds = await createWorld(apiCaller(server.baseUrl, owner.key));
   const other = await server.createTeamWithKey(ALL_SCOPES);
   intruder = apiCaller(server.baseUrl, other.key);
+  intruderTeamId = other.team.id;
   // The intruder's own records, for bodies that must point at something valid.
   intruderIds = await createWorld(intruder);
 });
@@ -54,6 +58,28 @@ describe('tenant isolation', () => {
       expect((res.body as { code: string }).code).toBe('not_found');
       expect(await snapshotTeamData(server.db, ownerTeamId)).toEqual(before);
     });
+  }
+
+  for (const endpoint of withReferences) {
+    for (const field of endpoint.references ?? []) {
+      it(`${endpoint.method.toUpperCase()} ${endpoint.path} with another team's ${field} in the body → 400 naming it, nothing stored`, async () => {
+        const owner = await snapshotTeamData(server.db, ownerTeamId);
+        const foreignId = ownerIds[field];
+        expect(foreignId, `add a record factory for ${field}`).toBeDefined();
+        const fixture = endpointFixtures[endpoint.operationId];
+        const body = { ...(fillIds(fixture?.body ?? {}, intruderIds) as object), [field]: foreignId };
+        const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => intruderIds[name] as string);
+        const intruderBefore = await snapshotTeamData(server.db, intruderTeamId);
+        const res = await intruder(endpoint.method, path, { body });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body).toMatchObject({
+          code: 'validation_error',
+          details: expect.arrayContaining([expect.objectContaining({ path: field })]),
+        });
+        expect(await snapshotTeamData(server.db, ownerTeamId)).toEqual(owner);
+        expect(await snapshotTeamData(server.db, intruderTeamId)).toEqual(intruderBefore);
+      });
+    }
   }
 
   it("bodies that point at another team's records are rejected and store nothing", async () => {

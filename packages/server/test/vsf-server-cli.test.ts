@@ -1,9 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from '../src/db/connect-database.js';
 import { apiCaller } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
 
@@ -15,9 +17,12 @@ const adminToken = 'cli-test-admin-token-0123456789';
 /** Starts `vsf-server start` as a user would and resolves once it prints where it listens. */
 function startServerProcess(
   env: Record<string, string>,
+  args: string[] = [],
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(tsx, [bin, 'start'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+  // HOST and VSF_DEMO only as each test sets them: the defaults are under test.
+  const { HOST: _host, VSF_DEMO: _demo, DATABASE_URL: _db, ...inherited } = process.env;
+  const child = spawn(tsx, [bin, 'start', ...args], {
+    env: { ...inherited, PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -51,6 +56,8 @@ describe('vsf-server start on the embedded database', () => {
 
   it('prints a working demo key with every scope on a new database, and nothing secret on later starts', async () => {
     const first = await startServerProcess({ VSF_DATA_DIR: dataDir });
+    // No HOST: loopback only.
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const key = /VSF_API_KEY=(\S+)/.exec(first.output())?.[1];
     expect(key).toMatch(/^vsf_[0-9a-z]{12}\./);
     const health = await fetch(`${first.url}/healthz`);
@@ -81,6 +88,100 @@ describe('vsf-server start on the embedded database', () => {
     expect(existsSync(join(base, 'media'))).toBe(true);
     expect(await stop(second.child)).toBe(0);
   }, 120_000);
+});
+
+/** An IPv4 address of this machine that is not loopback, if it has one. */
+const externalAddress = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+const reachable = (host: string, port: string) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+describe('vsf-server start listens on loopback unless HOST is set', () => {
+  it.runIf(externalAddress())(
+    "is unreachable on the machine's network address by default, reachable with HOST=0.0.0.0",
+    async () => {
+      const address = externalAddress() as string;
+      const local = await startServerProcess({ VSF_DATA_DIR: 'memory://' }, ['--no-demo']);
+      try {
+        const { port } = new URL(local.url);
+        expect(await reachable('127.0.0.1', port)).toBe(true);
+        expect(await reachable(address, port)).toBe(false);
+      } finally {
+        await stop(local.child);
+      }
+      const everywhere = await startServerProcess({ VSF_DATA_DIR: 'memory://', HOST: '0.0.0.0' }, ['--no-demo']);
+      try {
+        expect(await reachable(address, new URL(everywhere.url).port)).toBe(true);
+      } finally {
+        await stop(everywhere.child);
+      }
+    },
+    120_000,
+  );
+
+  it('makes no demo team on the embedded database with --no-demo, and says how to create the first team', async () => {
+    const started = await startServerProcess({ VSF_DATA_DIR: 'memory://' }, ['--no-demo']);
+    try {
+      expect(started.output()).not.toContain('VSF_API_KEY=');
+      expect(started.output()).toContain('vsf-server teams create');
+      expect(started.output()).toContain('VSF_ADMIN_TOKEN');
+    } finally {
+      await stop(started.child);
+    }
+  }, 120_000);
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('vsf-server start on a brand-new PostgreSQL database', () => {
+  // The body is collected even when skipped: no URL to parse then.
+  const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://unused/unused';
+  const name = `vsf_cli_${process.pid}_${Date.now()}`;
+  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).href;
+  let admin: Database;
+  beforeAll(async () => {
+    admin = connectDatabase({ databaseUrl: adminUrl });
+    await admin.knex.raw(`create database ${name}`);
+  });
+  afterAll(async () => {
+    await admin.knex.raw(`drop database if exists ${name} with (force)`);
+    await admin.close();
+  });
+
+  it('creates no team and prints no secret unless asked; with VSF_DEMO=1 it prints a working demo key', async () => {
+    const plain = await startServerProcess({ DATABASE_URL: databaseUrl, VSF_ADMIN_TOKEN: adminToken });
+    expect(plain.output()).toContain('using PostgreSQL');
+    expect(plain.output()).not.toContain('VSF_API_KEY=');
+    expect(plain.output()).not.toMatch(/vsf_[0-9a-z]{12}\./);
+    expect(plain.output()).toContain('vsf-server teams create');
+    expect(await stop(plain.child)).toBe(0);
+    const db = connectDatabase({ databaseUrl });
+    try {
+      expect(Number((await db.knex('teams').count({ n: '*' }).first())?.n)).toBe(0);
+    } finally {
+      await db.close();
+    }
+
+    const demo = await startServerProcess({ DATABASE_URL: databaseUrl, VSF_DEMO: '1' });
+    const key = /VSF_API_KEY=(\S+)/.exec(demo.output())?.[1];
+    expect(key).toMatch(/^vsf_/);
+    expect((await apiCaller(`${demo.url}/api/v1`, key)('GET', '/cars')).status).toBe(200);
+    expect(await stop(demo.child)).toBe(0);
+
+    // --demo on a database that has a team: nothing is created or printed.
+    const again = await startServerProcess({ DATABASE_URL: databaseUrl }, ['--demo']);
+    expect(again.output()).not.toContain('VSF_API_KEY=');
+    expect(again.output()).not.toContain('no team yet');
+    expect(await stop(again.child)).toBe(0);
+  }, 180_000);
 });
 
 describe('vsf-server admin commands', () => {

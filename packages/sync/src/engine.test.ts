@@ -161,8 +161,34 @@ describe('sync engine against a spec-only server', () => {
     expect((await sink.getState(locations)).checkpoint).toMatchObject({ nextPage: 3 });
     failPage = undefined;
     const resumed = await sync({ source, sink, resources: ['locations'] });
-    expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true, pages: 2 });
+    // Pages 3 and 4 of the interrupted run, then one page of catch-up since its start.
+    expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true, pages: 3 });
     expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await sink.close();
+  });
+
+  it('catches up after a resumed run on what changed while it was interrupted', async () => {
+    const server = new SpecOnlyServer();
+    for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+    let failPage: number | undefined = 2;
+    const source: PageSource = {
+      async fetchPage(resource, request) {
+        if (request.page === failPage) throw new Error(`page ${request.page} is unavailable`);
+        return server.fetchPage(resource, request);
+      },
+    };
+    const sink = newSink();
+    expect((await sync({ source, sink, resources: ['locations'] })).resources[0]?.status).toBe('failed');
+    // The oldest record (last page) changes while the run is down: it moves to page 1, which the
+    // resumed run has already read.
+    server.tick(5 * 60_000);
+    server.put('id-0000', { name: 'moved to page 1' });
+    failPage = undefined;
+    const resumed = await sync({ source, sink, resources: ['locations'] });
+    expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true });
+    const mirrored = await sink.readAll(locations);
+    expect(mirrored.find((r) => r.id === 'id-0000')?.name).toBe('moved to page 1');
+    expect(mirrored).toEqual(sorted([...server.records.values()]));
     await sink.close();
   });
 

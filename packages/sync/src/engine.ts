@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type ResourceSpec, selectResources } from './resources.js';
+import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
 import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
-import type { PageSource } from './source.js';
+import type { FetchedPage, PageSource } from './source.js';
 
 export const PAGE_SIZE = 200;
 export const DEFAULT_LOOKBACK_MS = 60_000;
@@ -19,7 +20,8 @@ export interface SyncProgress {
 
 export interface ResourceSummary {
   resource: string;
-  status: 'completed' | 'failed' | 'dry-run';
+  /** `skipped`: not started, because the run was stopped (see `SyncResult.error`). */
+  status: 'completed' | 'failed' | 'dry-run' | 'skipped';
   mode: SyncMode;
   /** The `updatedAfter` sent, or null for a full run. */
   updatedAfter: string | null;
@@ -30,6 +32,8 @@ export interface ResourceSummary {
   /** Total the server reported; for a dry run, what would be fetched. */
   total: number;
   durationMs: number;
+  /** Requests of this resource retried after a blip. */
+  retries: number;
   /** Server start time of this run, now the watermark (null unless completed). */
   watermark: string | null;
   error?: string;
@@ -50,13 +54,18 @@ export interface SyncOptions {
   /** Resources synced at once. */
   concurrency?: number;
   onProgress?: (progress: SyncProgress) => void;
-  /** Tests: stop after this many pages of a resource, as a killed process would. */
-  crashAfterPages?: number;
+  /** The run's retry budget for page requests (these replace the SDK client's own retries). */
+  retry?: RetryOptions | undefined;
 }
 
 export interface SyncResult {
   ok: boolean;
   resources: ResourceSummary[];
+  /** Retries the run spent, and why. */
+  retries: RetrySummary;
+  /** Why the run was stopped before every resource was tried (server unreachable, retries spent). */
+  error?: string;
+  stopReason?: StopReason;
 }
 
 /** Full and incremental sync of every selected resource into one sink, holding the sink's lock. */
@@ -67,22 +76,53 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     await sink.prepare(resources);
     await sink.lock('vsf sync');
   }
+  const retries = new RunRetries(options.retry, options.source.url);
   try {
     const summaries: ResourceSummary[] = [];
     const queue = [...resources];
     const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) summaries.push(await syncResource(next, options));
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        // A stopped run starts nothing more: the next resource would only fail the same way.
+        summaries.push(retries.abortReason ? skipped(next, options) : await syncResource(next, options, retries));
+      }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
     summaries.sort((a, b) => a.resource.localeCompare(b.resource));
-    return { ok: summaries.every((s) => s.status !== 'failed'), resources: summaries };
+    const error = retries.abortReason?.message;
+    return {
+      ok: !error && summaries.every((s) => s.status !== 'failed'),
+      resources: summaries,
+      retries: retries.summary,
+      ...(error ? { error, stopReason: retries.abortReason?.reason } : {}),
+    };
   } finally {
     if (!options.dryRun) await sink.unlock();
   }
 }
 
+function skipped(resource: ResourceSpec, options: SyncOptions): ResourceSummary {
+  return {
+    resource: resource.name,
+    status: 'skipped',
+    mode: options.mode === 'full' ? 'full' : 'incremental',
+    updatedAfter: null,
+    resumed: false,
+    pages: 0,
+    upserted: 0,
+    deleted: 0,
+    total: 0,
+    durationMs: 0,
+    retries: 0,
+    watermark: null,
+  };
+}
+
 /** One resource; failures are reported in its summary so the others keep their progress. */
-export async function syncResource(resource: ResourceSpec, options: SyncOptions): Promise<ResourceSummary> {
+export async function syncResource(
+  resource: ResourceSpec,
+  options: SyncOptions,
+  retries: RunRetries = new RunRetries(options.retry, options.source.url),
+): Promise<ResourceSummary> {
   const started = performance.now();
   const state = options.dryRun ? { watermark: null, checkpoint: null } : await options.sink.getState(resource);
   const dryState = options.dryRun ? await safeState(options.sink, resource) : state;
@@ -103,17 +143,26 @@ export async function syncResource(resource: ResourceSpec, options: SyncOptions)
     deleted: 0,
     total: 0,
     durationMs: 0,
+    retries: 0,
     watermark: null,
   };
+  const fetchPage = (page: number): Promise<FetchedPage> =>
+    retries.attempt(
+      `${resource.name} page ${page}`,
+      (signal) =>
+        options.source.fetchPage(resource, {
+          page,
+          limit: PAGE_SIZE,
+          updatedAfter: updatedAfter ?? undefined,
+          includeDeleted: resource.includeDeleted,
+          signal,
+        }),
+      () => summary.retries++,
+    );
 
   try {
     if (options.dryRun) {
-      const first = await options.source.fetchPage(resource, {
-        page: 1,
-        limit: PAGE_SIZE,
-        updatedAfter: updatedAfter ?? undefined,
-        includeDeleted: resource.includeDeleted,
-      });
+      const first = await fetchPage(1);
       summary.status = 'dry-run';
       summary.total = first.total;
       summary.pages = Math.max(1, Math.ceil(first.total / PAGE_SIZE));
@@ -121,7 +170,7 @@ export async function syncResource(resource: ResourceSpec, options: SyncOptions)
     }
     let checkpoint = state.checkpoint;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await runPages(resource, options, mode, updatedAfter, checkpoint, summary);
+      const outcome = await runPages(resource, options, mode, fetchPage, checkpoint, summary);
       if (!outcome.totalShrank) {
         const prune = Boolean(options.prune) && mode === 'full';
         const { deleted } = await options.sink.completeRun(resource, {
@@ -131,7 +180,12 @@ export async function syncResource(resource: ResourceSpec, options: SyncOptions)
         });
         summary.deleted = deleted;
         summary.watermark = outcome.startedAt;
-        return summary;
+        // A resumed run finishes as of its original start: records changed while it was interrupted
+        // may sit on pages it had already read. Catch up now, so one command leaves the mirror current
+        // instead of one cron interval behind.
+        return summary.resumed
+          ? withCatchUp(summary, await syncResource(resource, { ...options, mode: 'incremental' }, retries))
+          : summary;
       }
       // A hard delete shifted records into pages already read: this run may have skipped one.
       await options.sink.resetCheckpoint(resource);
@@ -151,11 +205,26 @@ export async function syncResource(resource: ResourceSpec, options: SyncOptions)
   }
 }
 
+/** The summary of a resumed run followed by its incremental catch-up, reported as one. */
+function withCatchUp(resumed: ResourceSummary, catchUp: ResourceSummary): ResourceSummary {
+  return {
+    ...resumed,
+    status: catchUp.status,
+    pages: resumed.pages + catchUp.pages,
+    upserted: resumed.upserted + catchUp.upserted,
+    deleted: resumed.deleted + catchUp.deleted,
+    total: catchUp.total,
+    retries: resumed.retries + catchUp.retries,
+    watermark: catchUp.watermark ?? resumed.watermark,
+    ...(catchUp.error ? { error: catchUp.error } : {}),
+  };
+}
+
 async function runPages(
   resource: ResourceSpec,
   options: SyncOptions,
   mode: SyncMode,
-  updatedAfter: string | null,
+  fetchPage: (page: number) => Promise<FetchedPage>,
   resumeFrom: Checkpoint | null,
   summary: ResourceSummary,
 ): Promise<{ runId: string; startedAt: string; totalShrank: boolean }> {
@@ -163,14 +232,6 @@ async function runPages(
   let checkpoint = resumeFrom;
   let pageNumber = checkpoint?.nextPage ?? 1;
   let lastTotal = checkpoint?.firstTotal ?? 0;
-  let pagesThisProcess = 0;
-  const fetchPage = (page: number) =>
-    options.source.fetchPage(resource, {
-      page,
-      limit: PAGE_SIZE,
-      updatedAfter: updatedAfter ?? undefined,
-      includeDeleted: resource.includeDeleted,
-    });
   let pending = fetchPage(pageNumber);
   for (;;) {
     const page = await pending;
@@ -188,7 +249,7 @@ async function runPages(
       mode,
       startedAt: page.serverDate.toISOString(),
       nextPage: 1,
-      updatedAfter,
+      updatedAfter: summary.updatedAfter,
       firstTotal: page.total,
     };
     checkpoint = { ...checkpoint, nextPage: pageNumber + 1 };
@@ -197,7 +258,6 @@ async function runPages(
     summary.upserted += upserted;
     summary.total = page.total;
     lastTotal = page.total;
-    pagesThisProcess++;
     const seconds = Math.max(0.001, (performance.now() - runStarted) / 1000);
     options.onProgress?.({
       resource: resource.name,
@@ -208,9 +268,6 @@ async function runPages(
       total: page.total,
       rowsPerSecond: Math.round(summary.upserted / seconds),
     });
-    if (options.crashAfterPages !== undefined && pagesThisProcess >= options.crashAfterPages) {
-      throw new SimulatedCrash(resource.name, pagesThisProcess);
-    }
     if (last) break;
     pageNumber++;
   }
@@ -222,12 +279,5 @@ async function safeState(sink: Sink, resource: ResourceSpec) {
     return await sink.getState(resource);
   } catch {
     return { watermark: null, checkpoint: null };
-  }
-}
-
-/** Thrown by `crashAfterPages`, standing in for a killed process in tests. */
-export class SimulatedCrash extends Error {
-  constructor(resource: string, pages: number) {
-    super(`simulated crash in ${resource} after ${pages} page(s)`);
   }
 }

@@ -1,5 +1,6 @@
 import { apiEndpoints, type EndpointDefinition } from '@vsf/contract';
 import type { z } from 'zod';
+import { SyncUsageError } from './errors.js';
 
 export type ColumnKind = 'text' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'json';
 
@@ -83,7 +84,9 @@ export function selectResources(names: string[] | undefined, all = syncableResou
   if (!names || names.length === 0) return all;
   const unknown = names.filter((n) => !all.some((r) => r.name === n));
   if (unknown.length > 0) {
-    throw new Error(`Unknown resource(s): ${unknown.join(', ')}. Syncable: ${all.map((r) => r.name).join(', ')}`);
+    throw new SyncUsageError(
+      `Unknown resource(s): ${unknown.join(', ')}. Syncable: ${all.map((r) => r.name).join(', ')}`,
+    );
   }
   return all.filter((r) => names.includes(r.name));
 }

@@ -9,17 +9,25 @@ interface ListBody {
   total: number;
 }
 
-/** Pages through the SDK, so retries, timeouts and idempotency are the SDK's. */
+/**
+ * Pages through the SDK (auth, timeouts, typed errors). The SDK's own retries are turned off for page
+ * requests: the sync's run-wide retry budget (`SyncOptions.retry`) decides, so it can count them and
+ * stop a run whose server is down instead of retrying each resource in turn.
+ */
 export function sdkPageSource(client: VsfClient): PageSource {
   return {
+    url: client.baseUrl,
     async fetchPage(resource: ResourceSpec, request: PageRequest): Promise<FetchedPage> {
       const query = {
         page: request.page,
         limit: request.limit,
         ...(request.updatedAfter ? { updatedAfter: request.updatedAfter } : {}),
         ...(request.includeDeleted ? { includeDeleted: true } : {}),
+        ...(request.ids ? { ids: request.ids } : {}),
       };
-      const { data, response } = await client.request<ListBody>(resource.endpoint, { query }).withResponse();
+      const { data, response } = await client
+        .request<ListBody>(resource.endpoint, { query }, { maxRetries: 0, signal: request.signal })
+        .withResponse();
       const date = response.headers.get('date');
       const serverDate = date ? new Date(date) : undefined;
       if (!serverDate || Number.isNaN(serverDate.getTime())) {

@@ -2,7 +2,11 @@ import type { V1Car, V1CarCreate, V1CarUpdate, V1Customer, V1EventType } from '@
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
+import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
+import { parseTimestamp } from '../lib/option-parsers.js';
 import { type Column, printJson, printRecords } from '../lib/output.js';
+import { parseAssignments } from '../lib/request-fields.js';
+import { resolveCar } from '../lib/resolve-records.js';
 
 const carColumns: Column<V1Car>[] = [
   { header: 'ID', value: (c) => c.id },
@@ -29,47 +33,20 @@ const eventTypeColumns: Column<V1EventType>[] = [
   { header: 'NEEDS SPOT', value: (t) => (t.config.requiresParkingSpot ? 'yes' : 'no') },
 ];
 
-interface ListOptions {
-  limit?: string;
-  page?: string;
-  all?: boolean;
+interface RecordListOptions extends ListOptions {
   updatedAfter?: string;
 }
 
 const listFlags = (cmd: Command) =>
-  cmd
-    .option('--limit <n>', 'records per page (1-200)', '50')
-    .option('--page <n>', 'page number', '1')
-    .option('--all', 'page through every record')
-    .option('--updated-after <timestamp>', 'only records updated at or after this ISO 8601 time (with offset)');
+  pageFlags(cmd).option(
+    '--updated-after <timestamp>',
+    'only records updated at or after this ISO 8601 time (with offset)',
+    // A typo is a usage error (exit 2) before any request, not a server 400.
+    parseTimestamp,
+  );
 
-function pageQuery(o: ListOptions) {
-  const limit = Number(o.limit);
-  const page = Number(o.page);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-    throw new CliError('--limit must be a whole number from 1 to 200', EXIT.usage);
-  if (!Number.isInteger(page) || page < 1) throw new CliError('--page must be a whole number ≥ 1', EXIT.usage);
-  return { limit, page, ...(o.updatedAfter ? { updatedAfter: o.updatedAfter } : {}) };
-}
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-/** Parses `--set field=value` pairs: numbers and booleans as such, `null` clears. */
-export function parseAssignments(pairs: string[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new CliError(`Expected field=value, got "${pair}"`, EXIT.usage);
-    const [field, raw] = [pair.slice(0, eq), pair.slice(eq + 1)];
-    body[field] =
-      raw === 'null' ? null : raw === 'true' ? true : raw === 'false' ? false : /^-?\d+$/.test(raw) ? Number(raw) : raw;
-  }
-  return body;
-}
+const updatedAfter = (o: RecordListOptions): { updatedAfter?: string } =>
+  o.updatedAfter ? { updatedAfter: o.updatedAfter } : {};
 
 const collectPairs = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -80,20 +57,25 @@ export function registerRecordCommands(program: Command): void {
       'after',
       '\nExamples:\n  vsf cars list\n  vsf cars list --all --json > cars.json\n  vsf cars list --updated-after 2026-01-01T00:00:00Z',
     )
-    .action(async (o: ListOptions, cmd: Command) => {
+    .action(async (o: RecordListOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const client = createClient(g);
-      const query = pageQuery(o);
-      const rows = o.all ? await collect(client.cars.listAll(query)) : (await client.cars.list(query)).data;
+      const filter = updatedAfter(o);
+      const rows = await fetchListed(
+        o,
+        g,
+        (q) => client.cars.list({ ...filter, ...q }),
+        (q) => client.cars.listAll({ ...filter, ...q }),
+      );
       printRecords(rows, carColumns, g);
     });
   cars
-    .command('get <carId>')
-    .description('Show one car')
-    .addHelpText('after', '\nExamples:\n  vsf cars get <carId>\n  vsf cars get <carId> --json')
-    .action(async (carId: string, _o, cmd: Command) => {
+    .command('get <car>')
+    .description('Show one car, by id, VIN or stock number')
+    .addHelpText('after', '\nExamples:\n  vsf cars get 7R02C123456\n  vsf cars get <carId> --json')
+    .action(async (carRef: string, _o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const car = await createClient(g).cars.get(carId);
+      const car = await resolveCar(createClient(g), carRef);
       if (g.json) printJson(car);
       else printRecords([car], carColumns, g);
     });
@@ -111,7 +93,7 @@ export function registerRecordCommands(program: Command): void {
     .action(async (o: { year: string; make: string; model: string; set?: string[] }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const body = {
-        ...parseAssignments(o.set ?? []),
+        ...parseAssignments(o.set ?? [], 'createCar', 'cars create'),
         year: Number(o.year),
         make: o.make,
         model: o.model,
@@ -121,14 +103,23 @@ export function registerRecordCommands(program: Command): void {
       else printRecords([car], carColumns, g);
     });
   cars
-    .command('update <carId>')
-    .description('Change fields of a car')
-    .option('--set <field=value>', 'a field to change, repeatable; value null clears it', collectPairs)
-    .addHelpText('after', '\nExample:\n  vsf cars update <carId> --set mileage=51200 --set isForSale=true')
-    .action(async (carId: string, o: { set?: string[] }, cmd: Command) => {
+    .command('update <car>')
+    .description('Change fields of a car (by id, VIN or stock number)')
+    .option(
+      '--set <field=value>',
+      'a field to change, repeatable; converted by the field’s type, value null clears it',
+      collectPairs,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf cars update <carId> --set mileage=51200 --set isForSale=true\n  vsf cars update 7R02C123456 --set stockNumber=4711',
+    )
+    .action(async (carRef: string, o: { set?: string[] }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       if (!o.set?.length) throw new CliError('Nothing to change: pass at least one --set field=value', EXIT.usage);
-      const car = await createClient(g).cars.update(carId, parseAssignments(o.set) as V1CarUpdate);
+      const changes = parseAssignments(o.set, 'updateCar', 'cars update') as V1CarUpdate;
+      const client = createClient(g);
+      const car = await client.cars.update((await resolveCar(client, carRef)).id, changes);
       if (g.json) printJson(car);
       else printRecords([car], carColumns, g);
     });
@@ -137,11 +128,16 @@ export function registerRecordCommands(program: Command): void {
   listFlags(customers.command('list').description('List customers, most recently updated first'))
     .addHelpText('after', '\nExamples:\n  vsf customers list\n  vsf customers list --include-deleted --all --json')
     .option('--include-deleted', 'also list soft-deleted customers')
-    .action(async (o: ListOptions & { includeDeleted?: boolean }, cmd: Command) => {
+    .action(async (o: RecordListOptions & { includeDeleted?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const client = createClient(g);
-      const query = { ...pageQuery(o), ...(o.includeDeleted ? { includeDeleted: true } : {}) };
-      const rows = o.all ? await collect(client.customers.listAll(query)) : (await client.customers.list(query)).data;
+      const filter = { ...updatedAfter(o), ...(o.includeDeleted ? { includeDeleted: true } : {}) };
+      const rows = await fetchListed(
+        o,
+        g,
+        (q) => client.customers.list({ ...filter, ...q }),
+        (q) => client.customers.listAll({ ...filter, ...q }),
+      );
       printRecords(rows, customerColumns, g);
     });
   customers
@@ -156,14 +152,19 @@ export function registerRecordCommands(program: Command): void {
     });
 
   const eventTypes = program.command('event-types').description('Event types (drop-off, pick-up, …)');
-  eventTypes
-    .command('list')
-    .description('List the team’s event types')
+  pageFlags(eventTypes.command('list').description('List the team’s event types'))
     .addHelpText('after', '\nExample:\n  vsf event-types list --scope vehicle')
     .option('--scope <scope>', 'vehicle, customer or facility')
-    .action(async (o: { scope?: 'vehicle' | 'customer' | 'facility' }, cmd: Command) => {
+    .action(async (o: ListOptions & { scope?: 'vehicle' | 'customer' | 'facility' }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const rows = await collect(createClient(g).eventTypes.listAll(o.scope ? { scope: o.scope } : {}));
+      const client = createClient(g);
+      const filter = o.scope ? { scope: o.scope } : {};
+      const rows = await fetchListed(
+        o,
+        g,
+        (q) => client.eventTypes.list({ ...filter, ...q }),
+        (q) => client.eventTypes.listAll({ ...filter, ...q }),
+      );
       printRecords(rows, eventTypeColumns, g);
     });
 }

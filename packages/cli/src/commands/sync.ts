@@ -1,17 +1,18 @@
-import { DEFAULT_SINK_URL, openSink, type SyncProgress, sdkPageSource, sync } from '@vsf/sync';
+import { type SyncProgress, sdkPageSource, sync } from '@vsf/sync';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { EXIT } from '../lib/exit-codes.js';
+import { seconds } from '../lib/option-parsers.js';
 import { type Column, colorEnabled, printJson, renderTable } from '../lib/output.js';
+import { addMirrorFlags, describeRetries, type MirrorFlags, openMirror, retryOptions } from '../lib/sync-flags.js';
+import { registerSyncVerifyCommand } from './sync-verify.js';
 
-interface SyncFlags {
+interface SyncFlags extends MirrorFlags {
   full?: boolean;
-  resources?: string;
-  to: string;
   dryRun?: boolean;
   prune?: boolean;
-  lookback: string;
+  lookback: number;
 }
 
 /** A live bar per resource on a terminal; plain log lines (no control codes) otherwise. */
@@ -58,53 +59,61 @@ const summaryColumns: Column<Record<string, unknown>>[] = [
   { header: 'UPSERTED', value: (s) => s.upserted },
   { header: 'DELETED', value: (s) => s.deleted },
   { header: 'TOTAL', value: (s) => s.total },
+  { header: 'RETRIES', value: (s) => s.retries },
   { header: 'MS', value: (s) => s.durationMs },
   { header: 'WATERMARK / ERROR', value: (s) => s.error ?? s.watermark ?? s.updatedAfter ?? '' },
 ];
 
 export function registerSyncCommand(program: Command): void {
-  program
+  const command = program
     .command('sync')
     .description('Mirror the team’s records into SQLite, PostgreSQL or JSONL: full the first time, incremental after')
     .option('--full', 'ignore the watermark and fetch everything')
-    .option('--resources <names>', 'comma-separated: cars,customers,contacts,locations,event_types,…')
-    .option('--to <url>', 'sqlite:<file>, postgres://… or jsonl:<dir>', process.env.VSF_SYNC_TO ?? DEFAULT_SINK_URL)
     .option('--dry-run', 'show what would be fetched; write nothing')
     .option('--prune', 'after a complete full run, delete mirrored rows the server no longer has')
-    .option('--lookback <seconds>', 'how far before the last run an incremental run looks', '60')
+    .option('--lookback <seconds>', 'how far before the last run an incremental run looks', seconds, 60);
+  addMirrorFlags(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --json   # for cron: a machine-readable summary, exit 1 on failure',
+      '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --json   # for cron: a machine-readable summary, exit 1 on failure\n  vsf sync verify   # compare the mirror with the server; exit 1 on drift',
     )
     .action(async (o: SyncFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       const client = createClient(globals);
-      const sink = openSink(o.to);
+      const sink = openMirror(o.to);
       const progress = progressReporter(globals);
       try {
         const result = await sync({
           source: sdkPageSource(client),
           sink,
-          resources: o.resources
-            ? o.resources
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean)
-            : undefined,
+          resources: o.resources,
           mode: o.full ? 'full' : 'auto',
-          lookbackMs: Number(o.lookback) * 1000,
+          lookbackMs: o.lookback * 1000,
           prune: Boolean(o.prune),
           dryRun: Boolean(o.dryRun),
           onProgress: progress.update,
+          retry: retryOptions(o),
         });
         progress.stop();
-        if (globals.json) printJson({ ok: result.ok, to: o.to, resources: result.resources });
-        else
+        if (globals.json) {
+          printJson({
+            ok: result.ok,
+            to: o.to,
+            retries: result.retries,
+            ...(result.error ? { error: result.error, stopReason: result.stopReason } : {}),
+            resources: result.resources,
+          });
+        } else {
           process.stdout.write(renderTable(result.resources as unknown as Record<string, unknown>[], summaryColumns));
-        if (!result.ok) process.exitCode = EXIT.failure;
+          process.stdout.write(`${describeRetries(result.retries)}\n`);
+        }
+        // The reason a run stopped early goes to stderr even with --json: cron mails stderr.
+        if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
+        if (!result.ok) process.exitCode = result.stopReason === 'key-refused' ? EXIT.auth : EXIT.failure;
       } finally {
         progress.stop();
         await sink.close();
       }
     });
+  registerSyncVerifyCommand(command);
 }

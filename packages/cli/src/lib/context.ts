@@ -1,4 +1,4 @@
-import { VsfClient } from '@vsf/sdk';
+import { type Logger, parseLogLevel, VsfClient } from '@vsf/sdk';
 import { readConfig } from './config-store.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -34,5 +34,28 @@ export function createClient(options: GlobalOptions, overrides: { apiKey?: strin
   if (!key) {
     throw new CliError('No API key: pass --api-key, set VSF_API_KEY, or run vsf config set --api-key <key>', EXIT.auth);
   }
-  return new VsfClient({ apiKey: key, baseUrl, logLevel: 'off' });
+  const client = new VsfClient({
+    apiKey: key,
+    baseUrl,
+    // Quiet unless asked: the CLI reports failures itself. VSF_LOG=debug traces every request and retry.
+    logLevel: parseLogLevel(process.env.VSF_LOG) ?? 'off',
+    logger: stderrLogger,
+  });
+  lastBaseUrl = client.baseUrl;
+  return client;
 }
+
+let lastBaseUrl: string | undefined;
+
+/** The API root of the last client made, for errors that happen before any response (connection refused). */
+export function clientBaseUrl(): string | undefined {
+  return lastBaseUrl;
+}
+
+/** SDK log lines go to stderr (the SDK's console logger writes debug lines to stdout, which is for results). */
+const line =
+  (level: string) =>
+  (message: string, fields?: Record<string, unknown>): void => {
+    process.stderr.write(`[vsf ${level}] ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  };
+const stderrLogger: Logger = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };

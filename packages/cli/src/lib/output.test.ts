@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parseAssignments } from '../commands/records.js';
 import { redactKey } from './config-store.js';
 import { renderTable } from './output.js';
 
@@ -19,21 +18,6 @@ describe('renderTable', () => {
   });
   it('writes TSV when piped, with tabs inside values flattened', () => {
     expect(renderTable(rows, columns, false)).toBe('ID\tNAME\tNOTE\na1\tMustang\t\nb22\tModel T\tx\n');
-  });
-});
-
-describe('parseAssignments', () => {
-  it('reads numbers, booleans, null and strings', () => {
-    expect(parseAssignments(['mileage=51200', 'isForSale=true', 'vin=null', 'color=red', 'trim=a=b'])).toEqual({
-      mileage: 51200,
-      isForSale: true,
-      vin: null,
-      color: 'red',
-      trim: 'a=b',
-    });
-  });
-  it('rejects a pair without a field', () => {
-    expect(() => parseAssignments(['=x'])).toThrow(/Expected field=value/);
   });
 });
 

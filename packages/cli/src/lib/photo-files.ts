@@ -1,8 +1,6 @@
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { PHOTO_MAX_BYTES } from '@vsf/sdk';
-
-const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.gif', '.webp', '.heic', '.heif', '.avif']);
+import { open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { detectImageType, PHOTO_MAX_BYTES } from '@vsf/contract/image-type';
 
 export interface PhotoFile {
   path: string;
@@ -14,7 +12,24 @@ export interface PhotoScan {
   skipped: { path: string; reason: string }[];
 }
 
-/** Expands directories and sorts out what cannot be uploaded, before any request is made. */
+/** Enough of the head of a file for every magic number `detectImageType` knows. */
+const HEAD_BYTES = 32;
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const file = await open(path, 'r');
+  try {
+    const head = new Uint8Array(HEAD_BYTES);
+    const { bytesRead } = await file.read(head, 0, HEAD_BYTES, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Expands directories and sorts out what cannot be uploaded, before any request is made. A file is an image
+ * by its bytes, as the server decides, not by its name: a text file called `fake.jpg` is skipped.
+ */
 export async function scanPhotoFiles(inputs: string[]): Promise<PhotoScan> {
   const scan: PhotoScan = { accepted: [], skipped: [] };
   const visit = async (path: string) => {
@@ -24,8 +39,11 @@ export async function scanPhotoFiles(inputs: string[]): Promise<PhotoScan> {
       for (const entry of (await readdir(path)).sort()) await visit(join(path, entry));
       return;
     }
-    if (!IMAGE_EXTENSIONS.has(extname(path).toLowerCase()))
-      return void scan.skipped.push({ path, reason: 'not an image' });
+    if (!detectImageType(await readHead(path)))
+      return void scan.skipped.push({
+        path,
+        reason: 'not an image (its bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF)',
+      });
     if (info.size > PHOTO_MAX_BYTES)
       return void scan.skipped.push({ path, reason: `${info.size} bytes, over the 3 MiB limit` });
     scan.accepted.push({ path, size: info.size });

@@ -25,6 +25,7 @@ export const createAppointment = defineEndpoint({
     'Send `eventType` (a value) or `eventTypeId`, or instead an `appointmentTypeId`. The appointment gets its own `sessionId` for staff; scheduling never moves a car.',
   scopes: write,
   sdk: { namespace: ['appointments'], method: 'create' },
+  references: ['carId', 'customerId'],
   body: V1AppointmentCreate,
   response: { status: 201, description: 'The appointment', schema: dataResponse(V1Appointment) },
 });
@@ -71,6 +72,7 @@ export const updateAppointment = defineEndpoint({
   scopes: write,
   sdk: { namespace: ['appointments'], method: 'update' },
   params: idParams('appointmentId'),
+  references: ['carId', 'customerId'],
   body: V1AppointmentUpdate,
   response: { status: 200, description: 'The appointment', schema: dataResponse(V1Appointment) },
   resourceName: 'Appointment',
@@ -127,6 +129,7 @@ export const createAppointmentType = defineEndpoint({
   summary: 'Create an appointment type',
   scopes: write,
   sdk: { namespace: ['appointmentTypes'], method: 'create' },
+  references: ['eventTypeId'],
   body: V1AppointmentTypeCreate,
   response: { status: 201, description: 'The appointment type', schema: dataResponse(V1AppointmentType) },
 });
@@ -140,6 +143,7 @@ export const updateAppointmentType = defineEndpoint({
   scopes: write,
   sdk: { namespace: ['appointmentTypes'], method: 'update' },
   params: idParams('appointmentTypeId'),
+  references: ['eventTypeId'],
   body: V1AppointmentTypeUpdate,
   response: { status: 200, description: 'The appointment type', schema: dataResponse(V1AppointmentType) },
   resourceName: 'Appointment type',

@@ -231,11 +231,18 @@ export const createCampaignContentStep = defineEndpoint({
   path: '/marketing/campaigns/{campaignId}/content',
   summary: 'Add a content step',
   description:
-    '`type` is the channel (`email` or `sms`). With `templateId` the template’s subject, body and htmlBody are copied into `content` (fields sent in `content` win) and the step keeps `templateId` as a note of its origin; the template’s channel must match `type`.',
+    '`type` is the channel (`email` or `sms`). A step may be a draft: `{type, name}` is enough, and what a send needs is checked by `POST /marketing/campaigns/{campaignId}/sends`. With `templateId` the template’s subject, body and htmlBody are copied into `content` (fields sent in `content` win) and the step keeps `templateId` as a note of its origin; the template’s channel must match `type`. Copying reads the template, so `templateId` also needs `read:templates` (403 `Missing scope: read:templates`, checked before the template is looked at).',
   scopes: write,
   sdk: { namespace: content, method: 'create' },
   params: idParams('campaignId'),
   body: V1CampaignContentStepCreate,
+  fieldScopes: [
+    {
+      field: 'templateId',
+      scopes: { all: ['read:templates'] },
+      effect: 'copies the template’s subject and bodies into the step, which reads the template',
+    },
+  ],
   response: { status: 201, description: 'The step', schema: dataResponse(V1CampaignContentStep) },
   resourceName: 'Campaign',
   errors: [404],
@@ -307,7 +314,7 @@ export const createCampaignSend = defineEndpoint({
   path: '/marketing/campaigns/{campaignId}/sends',
   summary: 'Send a content step to an audience',
   description:
-    'Resolves the audience now and writes one message per recipient who allows marketing (a contact with `communicationPreferences.marketing`), in the customer’s thread for the step’s channel, delivered through the same providers as `POST /communication-threads/{threadId}/messages`. Customers without consent or without an address for the channel are counted in `skippedCount`. Each step is sent once: repeating the call returns the first send and messages no one. Also needs `write:communications`, since it writes messages.',
+    'Resolves the audience now and writes one message per recipient who allows marketing (a contact with `communicationPreferences.marketing`), in the customer’s thread for the step’s channel, delivered through the same providers as `POST /communication-threads/{threadId}/messages`. Customers without consent or without an address for the channel are counted in `skippedCount`. Before anything is written the step must have what its channel sends (an `email` step `content.body` or `content.htmlBody`, an `sms` step `content.body`), and every recipient’s rendered message must be one the API accepts (no variable that renders a subject past 200 characters, a body past its bound, or nothing at all): otherwise a 400 `validation_error` names what is missing (`content.body`) or the recipient and field (`recipients.<customerId>.subject`), and nothing is stored or sent. Each step is sent once: repeating the call returns the first send and messages no one. Also needs `write:communications`, since it writes messages.',
   scopes: { all: [...writeScopes('campaigns'), 'write:communications'] },
   sdk: { namespace: sends, method: 'create' },
   params: idParams('campaignId'),

@@ -1,9 +1,15 @@
 import { defineEndpoint } from '../endpoint.js';
+import { IndexedText } from '../schemas/bounds.js';
 import { V1Car, V1CarCreate, V1CarUpdate } from '../schemas/car.js';
 import { dataResponse, listQueryShape, listResponse } from '../schemas/common.js';
 import { readScopes, writeScopes } from '../scopes.js';
 import { z } from '../zod.js';
+import { carPlacementFieldScopes } from './parking-field-scopes.js';
 import { idParams } from './shared.js';
+
+const PLACEMENT =
+  '`parkingSpotId` and `parkingZoneId` place the car as a drop-off does, in one transaction: the spot or zone must be the team’s own (400 naming the field), the spot free (409), and the car’s open parking stay ends and a new one starts. `parkingSpotId` alone puts the car in the spot’s zone; with both, the spot must be in that zone. `null` (either field, without an id in the other) takes the car out of parking and frees its spot. A placement equal to the car’s current one changes nothing.';
+const carReferences = ['customerId', 'locationId', 'parkingSpotId', 'parkingZoneId'] as const;
 
 export const listCars = defineEndpoint({
   operationId: 'listCars',
@@ -18,8 +24,8 @@ export const listCars = defineEndpoint({
     ...listQueryShape,
     customerId: z.uuid().optional().openapi({ description: 'Only cars of this customer' }),
     locationId: z.uuid().optional().openapi({ description: 'Only cars at this location' }),
-    vin: z.string().min(1).optional().openapi({ description: 'Exact VIN' }),
-    stockNumber: z.string().min(1).optional().openapi({ description: 'Exact stock number' }),
+    vin: IndexedText.min(1).optional().openapi({ description: 'Exact VIN' }),
+    stockNumber: IndexedText.min(1).optional().openapi({ description: 'Exact stock number' }),
   }),
   response: { status: 200, description: 'A page of cars', schema: listResponse(V1Car) },
   paginated: true,
@@ -45,10 +51,14 @@ export const createCar = defineEndpoint({
   method: 'post',
   path: '/cars',
   summary: 'Create a car',
+  description: PLACEMENT,
   scopes: { all: writeScopes('cars') },
+  fieldScopes: carPlacementFieldScopes,
+  references: carReferences,
   sdk: { namespace: ['cars'], method: 'create' },
   body: V1CarCreate,
   response: { status: 201, description: 'The created car', schema: dataResponse(V1Car) },
+  errors: [409],
 });
 
 export const updateCar = defineEndpoint({
@@ -57,12 +67,14 @@ export const updateCar = defineEndpoint({
   method: 'patch',
   path: '/cars/{carId}',
   summary: 'Update a car',
-  description: 'Only the fields sent change; `null` clears a nullable field.',
+  description: `Only the fields sent change; \`null\` clears a nullable field.\n\n${PLACEMENT}`,
   scopes: { all: writeScopes('cars') },
+  fieldScopes: carPlacementFieldScopes,
+  references: carReferences,
   sdk: { namespace: ['cars'], method: 'update' },
   params: idParams('carId'),
   body: V1CarUpdate,
   response: { status: 200, description: 'The updated car', schema: dataResponse(V1Car) },
   resourceName: 'Car',
-  errors: [404],
+  errors: [404, 409],
 });

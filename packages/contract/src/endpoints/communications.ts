@@ -101,7 +101,7 @@ export const createCommunicationMessage = defineEndpoint({
   path: '/communication-threads/{threadId}/messages',
   summary: 'Write a message, as a draft or sent now',
   description:
-    'Stores an outbound message to the thread’s customer: a `draft` by default, or with `send: true` delivered at once through the channel’s provider. The customer needs an email for `email` threads and a phone for `sms` (400 otherwise, nothing stored). A delivery the provider refuses still answers 201: the message is kept with `status: failed` and the provider’s `error`, and can be sent again.',
+    'Stores an outbound message to the thread’s customer: a `draft` by default, or with `send: true` delivered at once through the channel’s provider. The customer needs an email for `email` threads and a phone for `sms` (400 otherwise, nothing stored). With `send: true` the message must have what its channel delivers — an `sms` message `body` or `textBody` (or `mediaUrls`), an `email` message `body`, `textBody` or `htmlBody` — or the 400 names what is missing and nothing is stored. A delivery the provider refuses still answers 201: the message is kept with `status: failed` and the provider’s `error`, and can be sent again.',
   scopes: write,
   sdk: { namespace: messages, method: 'create' },
   params: idParams('threadId'),
@@ -148,7 +148,7 @@ export const sendCommunicationMessage = defineEndpoint({
   path: '/communication-threads/{threadId}/messages/{messageId}/send',
   summary: 'Send a draft, or retry a failed message',
   description:
-    'Delivers a `draft` or `failed` message through the channel’s provider and returns it with the outcome. A message already `sent` is returned unchanged, so retrying this call never sends twice.',
+    'Delivers a `draft` or `failed` message through the channel’s provider and returns it with the outcome. A draft may have been edited down to nothing to send (an `sms` message without `body`, `textBody` or `mediaUrls`, an `email` one without `body`, `textBody` or `htmlBody`): that is a 400 `validation_error` naming what to add, and the message stays a draft. A message already `sent` is returned unchanged, so retrying this call never sends twice.',
   scopes: write,
   sdk: { namespace: messages, method: 'send' },
   params: idParams('threadId', 'messageId'),

@@ -44,6 +44,7 @@ export const createContact = defineEndpoint({
   description: "The contact belongs to `customerId`, which must be one of the team's customers.",
   scopes: { all: writeScopes('contacts') },
   sdk: { namespace: ['contacts'], method: 'create' },
+  references: ['customerId'],
   body: V1ContactCreate,
   response: { status: 201, description: 'The created contact', schema: dataResponse(V1Contact) },
 });

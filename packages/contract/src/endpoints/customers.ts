@@ -1,4 +1,5 @@
 import { defineEndpoint } from '../endpoint.js';
+import { LineText } from '../schemas/bounds.js';
 import { DeletedRecord, dataResponse, listQueryShape, listResponse, QueryBoolean } from '../schemas/common.js';
 import { V1Customer, V1CustomerCreate, V1CustomerUpdate } from '../schemas/customer.js';
 import { readScopes, writeScopes } from '../scopes.js';
@@ -19,7 +20,7 @@ export const listCustomers = defineEndpoint({
     ...listQueryShape,
     includeDeleted: QueryBoolean.optional().openapi({ description: 'Also return soft-deleted customers' }),
     locationId: z.uuid().optional(),
-    email: z.string().min(1).optional().openapi({ description: 'Exact email, case-insensitive' }),
+    email: LineText.min(1).optional().openapi({ description: 'Exact email, case-insensitive' }),
   }),
   response: { status: 200, description: 'A page of customers', schema: listResponse(V1Customer) },
   paginated: true,
@@ -48,6 +49,7 @@ export const createCustomer = defineEndpoint({
   summary: 'Create a customer',
   scopes: { all: writeScopes('customers') },
   sdk: { namespace: ['customers'], method: 'create' },
+  references: ['locationId'],
   body: V1CustomerCreate,
   response: { status: 201, description: 'The created customer', schema: dataResponse(V1Customer) },
 });
@@ -63,6 +65,7 @@ export const updateCustomer = defineEndpoint({
   scopes: { all: writeScopes('customers') },
   sdk: { namespace: ['customers'], method: 'update' },
   params: idParams('customerId'),
+  references: ['locationId'],
   body: V1CustomerUpdate,
   response: { status: 200, description: 'The updated customer', schema: dataResponse(V1Customer) },
   resourceName: 'Customer',

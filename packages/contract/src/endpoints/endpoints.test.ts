@@ -43,6 +43,21 @@ describe('endpoint declarations', () => {
     }
   });
 
+  it('declare field scopes and references only for fields of their body, with known scopes', () => {
+    for (const [, e] of all) {
+      const declared = [...(e.fieldScopes ?? []).map((r) => r.field), ...(e.references ?? [])];
+      if (declared.length === 0) continue;
+      const shape = (e.body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+      for (const field of declared) expect(Object.keys(shape), `${e.operationId}: ${field}`).toContain(field);
+      for (const rule of e.fieldScopes ?? []) {
+        for (const s of [...rule.scopes.all, ...(rule.scopes.any ?? [])]) expect(isScope(s), e.operationId).toBe(true);
+        expect(e.scopes.all, `${e.operationId}: ${rule.field} needs more than the endpoint already does`).not.toEqual(
+          expect.arrayContaining([...rule.scopes.all]),
+        );
+      }
+    }
+  });
+
   it('converts contract paths to Express paths', () => {
     expect(toExpressPath('/cars/{carId}/events')).toBe('/cars/:carId/events');
     expect(pathParamNames('/a/{x}/b/{y}')).toEqual(['x', 'y']);

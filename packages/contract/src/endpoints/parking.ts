@@ -1,4 +1,5 @@
 import { defineEndpoint } from '../endpoint.js';
+import { IndexedText } from '../schemas/bounds.js';
 import { DeletedRecord, dataResponse, listQueryShape, listResponse, QueryBoolean } from '../schemas/common.js';
 import {
   V1ParkingAssignment,
@@ -51,6 +52,7 @@ export const createParkingZone = defineEndpoint({
   summary: 'Create a parking zone',
   scopes: write,
   sdk: { namespace: ['parking', 'zones'], method: 'create' },
+  references: ['locationId'],
   body: V1ParkingZoneCreate,
   response: { status: 201, description: 'The zone', schema: dataResponse(V1ParkingZone) },
 });
@@ -64,6 +66,7 @@ export const updateParkingZone = defineEndpoint({
   scopes: write,
   sdk: { namespace: ['parking', 'zones'], method: 'update' },
   params: idParams('parkingZoneId'),
+  references: ['locationId'],
   body: V1ParkingZoneUpdate,
   response: { status: 200, description: 'The zone', schema: dataResponse(V1ParkingZone) },
   resourceName: 'Parking zone',
@@ -96,7 +99,7 @@ export const listParkingSpots = defineEndpoint({
   query: z.strictObject({
     ...listQueryShape,
     parkingZoneId: z.uuid().optional(),
-    name: z.string().min(1).optional().openapi({ description: 'Exact spot label' }),
+    name: IndexedText.min(1).optional().openapi({ description: 'Exact spot label' }),
     occupied: QueryBoolean.optional(),
   }),
   response: { status: 200, description: 'A page of spots', schema: listResponse(V1ParkingSpot) },
@@ -125,6 +128,7 @@ export const createParkingSpot = defineEndpoint({
   summary: 'Create a parking spot in a zone',
   scopes: write,
   sdk: { namespace: ['parking', 'spots'], method: 'create' },
+  references: ['parkingZoneId'],
   body: V1ParkingSpotCreate,
   response: { status: 201, description: 'The spot', schema: dataResponse(V1ParkingSpot) },
   errors: [409],
@@ -136,7 +140,9 @@ export const updateParkingSpot = defineEndpoint({
   method: 'patch',
   path: '/parking-spots/{parkingSpotId}',
   summary: 'Update a parking spot',
+  description: 'A spot with a car in it cannot move to another zone (409): move the car first.',
   scopes: write,
+  references: ['parkingZoneId'],
   sdk: { namespace: ['parking', 'spots'], method: 'update' },
   params: idParams('parkingSpotId'),
   body: V1ParkingSpotUpdate,
@@ -166,7 +172,8 @@ export const listParkingAssignments = defineEndpoint({
   method: 'get',
   path: '/parking-assignments',
   summary: 'List parking assignments (stays of cars in spots and zones)',
-  description: 'Written by car events: a drop-off starts one, the next drop-off or a pick-up ends it.',
+  description:
+    'Written by car events and by a car’s `parkingSpotId`/`parkingZoneId` (`POST`/`PATCH /cars`): a drop-off or placement starts one, the next one or a pick-up ends it. A spot has at most one active stay, and stays of a car or a spot never overlap.',
   scopes: read,
   sdk: { namespace: ['parking', 'assignments'], method: 'list' },
   query: z.strictObject({

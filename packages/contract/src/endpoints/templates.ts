@@ -48,7 +48,7 @@ export const createTemplate = defineEndpoint({
   path: '/marketing/templates',
   summary: 'Create a template',
   description:
-    'Variables are written `{{firstName}}`; an unknown variable or a stray brace is refused when the template is saved, not when it is sent.',
+    'Variables are written `{{firstName}}`; an unknown variable or a stray brace is refused when the template is saved, not when it is sent. A template may be a draft: `{name, channel}` is enough; a body is needed only when a step made from it is sent.',
   scopes: write,
   sdk: { namespace, method: 'create' },
   body: V1TemplateCreate,

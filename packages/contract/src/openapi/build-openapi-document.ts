@@ -1,5 +1,12 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { API_BASE_PATHS, type ApiSurface, type EndpointDefinition, errorStatuses } from '../endpoint.js';
+import {
+  API_BASE_PATHS,
+  type ApiSurface,
+  acceptsIdempotencyKey,
+  type EndpointDefinition,
+  errorStatuses,
+  type FieldScope,
+} from '../endpoint.js';
 import { adminEndpoints, apiEndpoints } from '../endpoints/index.js';
 import { ApiError, DEFAULT_PAGE_SIZE } from '../schemas/common.js';
 import { z } from '../zod.js';
@@ -15,6 +22,7 @@ const errorResponses: Record<number, string> = {
   404: 'The record does not exist or belongs to another team (`not_found`)',
   409: 'The request conflicts with the current state, or its `Idempotency-Key` was used with another body or is still in flight (`conflict`)',
   413: 'The body is over its size limit (`payload_too_large`)',
+  415: 'The body is in a `Content-Encoding` other than gzip, deflate or br, or a charset other than UTF-8 (`unsupported_media_type`)',
   429: 'Too many requests; retry after `Retry-After` seconds (`rate_limited`)',
   500: 'Unexpected server failure (`internal_error`)',
 };
@@ -62,6 +70,12 @@ function errorExample(endpoint: EndpointDefinition, status: number, bodyExample:
           };
     case 413:
       return { error: 'Request body is larger than the 5 MB limit', code: 'payload_too_large', details: null };
+    case 415:
+      return {
+        error: 'Unsupported Content-Encoding "compress"; send identity, gzip, deflate or br',
+        code: 'unsupported_media_type',
+        details: null,
+      };
     case 429:
       return {
         error: 'Rate limit of 1200 requests per 60 s exceeded; retry after 12 s',
@@ -80,7 +94,18 @@ function describeScopes(endpoint: EndpointDefinition): string {
   const parts: string[] = [];
   if (all.length > 0) parts.push(all.map((s) => `\`${s}\``).join(' and '));
   if (any && any.length > 0) parts.push(`one of ${any.map((s) => `\`${s}\``).join(', ')}`);
-  return parts.length > 0 ? `**Scopes:** ${parts.join(', plus ')}.` : '**Scopes:** none (any valid key).';
+  const base = parts.length > 0 ? `**Scopes:** ${parts.join(', plus ')}.` : '**Scopes:** none (any valid key).';
+  return [base, ...(endpoint.fieldScopes ?? []).map(describeFieldScope)].join(' ');
+}
+
+function describeFieldScope(rule: FieldScope): string {
+  const { all, any } = rule.scopes;
+  const scopes = [
+    ...all.map((s) => `\`${s}\``),
+    ...(any?.length ? [`one of ${any.map((s) => `\`${s}\``).join(', ')}`] : []),
+  ];
+  const when = rule.values ? ` set to ${rule.values.map((v) => `\`${String(v)}\``).join(' or ')}` : '';
+  return `Sending \`${rule.field}\`${when} ${rule.effect}, so it also needs ${scopes.join(' and ')}.`;
 }
 
 const IdempotencyHeaders = z.object({
@@ -94,7 +119,7 @@ const IdempotencyHeaders = z.object({
 function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, security: Record<string, string[]>[]) {
   const descriptions = endpoint.surface === 'admin' ? adminErrorResponses : errorResponses;
   const description = [endpoint.description, describeScopes(endpoint)].filter(Boolean).join('\n\n');
-  const idempotent = endpoint.surface === 'v1' && endpoint.method === 'post';
+  const idempotent = acceptsIdempotencyKey(endpoint);
   registry.registerPath({
     operationId: endpoint.operationId,
     method: endpoint.method,

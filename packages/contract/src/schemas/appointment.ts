@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { Int4, LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 
 export const AppointmentStatus = z.enum(['scheduled', 'cancelled']).openapi('AppointmentStatus');
@@ -26,14 +27,14 @@ export type V1Appointment = z.infer<typeof V1Appointment>;
 
 export const V1AppointmentCreate = z
   .strictObject({
-    eventType: z.string().min(1).optional().openapi({ description: 'An event type `value`, e.g. `pick_up`' }),
+    eventType: NameText.min(1).optional().openapi({ description: 'An event type `value`, e.g. `pick_up`' }),
     eventTypeId: Uuid.optional(),
     appointmentTypeId: Uuid.optional().openapi({ description: 'Instead of an event type: a saved appointment type' }),
     startAt: TimestampWithOffset,
     endAt: TimestampWithOffset,
     carId: Uuid.optional(),
     customerId: Uuid.optional(),
-    notes: z.string().optional(),
+    notes: LongText.optional(),
   })
   .superRefine((b, ctx) => {
     const byType = Number(b.eventType !== undefined) + Number(b.eventTypeId !== undefined);
@@ -68,7 +69,7 @@ export const V1AppointmentUpdate = z
     endAt: TimestampWithOffset.optional(),
     carId: Uuid.nullable().optional(),
     customerId: Uuid.nullable().optional(),
-    notes: z.string().nullable().optional(),
+    notes: LongText.nullable().optional(),
   })
   .openapi('V1AppointmentUpdate');
 export type V1AppointmentUpdate = z.input<typeof V1AppointmentUpdate>;
@@ -90,9 +91,9 @@ export const V1AppointmentType = z
 export type V1AppointmentType = z.infer<typeof V1AppointmentType>;
 
 const appointmentTypeFields = {
-  name: z.string().min(1),
+  name: NameText.min(1),
   eventTypeId: Uuid,
-  durationMinutes: z.number().int().min(1).nullable().optional(),
+  durationMinutes: Int4.min(1).nullable().optional(),
   isActive: z.boolean().optional(),
 };
 export const V1AppointmentTypeCreate = z.strictObject(appointmentTypeFields).openapi('V1AppointmentTypeCreate');

@@ -1,9 +1,11 @@
 import { ALL_SCOPES, type Scope } from '../scopes.js';
 import { z } from '../zod.js';
+import { NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 
 export const ScopeName = z
   .string()
+  .max(100)
   .refine((s): s is Scope => (ALL_SCOPES as readonly string[]).includes(s), {
     message: `Unknown scope; expected one of ${ALL_SCOPES.join(', ')}`,
   })
@@ -35,10 +37,10 @@ export const AdminTeam = z
 export type AdminTeam = z.infer<typeof AdminTeam>;
 
 export const AdminTeamCreate = z
-  .strictObject({ name: z.string().min(1), apiEnabled: z.boolean().optional() })
+  .strictObject({ name: NameText.min(1), apiEnabled: z.boolean().optional() })
   .openapi('AdminTeamCreate');
 export const AdminTeamUpdate = z
-  .strictObject({ name: z.string().min(1).optional(), apiEnabled: z.boolean().optional() })
+  .strictObject({ name: NameText.min(1).optional(), apiEnabled: z.boolean().optional() })
   .openapi('AdminTeamUpdate');
 
 export const AdminKey = z
@@ -64,11 +66,11 @@ export type AdminKeyCreated = z.infer<typeof AdminKeyCreated>;
 
 export const AdminKeyCreate = z
   .strictObject({
-    name: z.string().min(1),
-    scopes: z.array(ScopeName).min(1),
+    name: NameText.min(1),
+    scopes: z.array(ScopeName).min(1).max(ALL_SCOPES.length),
     expiresAt: TimestampWithOffset.nullable().optional(),
   })
   .openapi('AdminKeyCreate');
 export const AdminKeyUpdate = z
-  .strictObject({ name: z.string().min(1).optional(), expiresAt: TimestampWithOffset.nullable().optional() })
+  .strictObject({ name: NameText.min(1).optional(), expiresAt: TimestampWithOffset.nullable().optional() })
   .openapi('AdminKeyUpdate');

@@ -142,13 +142,9 @@ const stepFields = {
   }),
   content: StepContent.optional(),
 };
-export const V1CampaignContentStepCreate = z
-  .strictObject(stepFields)
-  .superRefine((b, ctx) => {
-    if (!b.templateId && !b.content?.body && !b.content?.htmlBody)
-      ctx.addIssue({ code: 'custom', path: ['content'], message: 'Send content with a body, or a templateId' });
-  })
-  .openapi('V1CampaignContentStepCreate');
+export const V1CampaignContentStepCreate = z.strictObject(stepFields).openapi('V1CampaignContentStepCreate', {
+  description: 'A step may be a draft (`{type, name}`): what a send needs is checked when the step is sent',
+});
 export const V1CampaignContentStepUpdate = z
   .strictObject({
     name: stepFields.name.optional(),

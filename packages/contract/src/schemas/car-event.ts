@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 import { hasOneImageSource, imageUploadFields } from './image-upload.js';
 
@@ -20,18 +21,21 @@ export const V1CarEvent = z
   .openapi('V1CarEvent', { description: 'Something that happened to a car (drop-off, pick-up, …): a photo session' });
 export type V1CarEvent = z.infer<typeof V1CarEvent>;
 
+/** How far in the future an `occurredAt` may lie: device clocks drift, the facility's history must not. */
+export const OCCURRED_AT_MAX_FUTURE_MS = 5 * 60 * 1000;
+
 export const V1CarEventCreate = z
   .strictObject({
-    activityType: z.string().min(1).openapi({ example: 'drop_off' }),
+    activityType: NameText.min(1).openapi({ example: 'drop_off' }),
     parkingSpotId: Uuid.optional(),
     parkingZoneId: Uuid.optional(),
-    notes: z.string().optional(),
-    occurredAt: TimestampWithOffset.optional().openapi({ description: 'Backdates the event; default now' }),
+    notes: LongText.optional(),
+    occurredAt: TimestampWithOffset.optional().openapi({
+      description: 'Backdates the event (default now); at most 5 minutes in the future, to allow for clock skew',
+    }),
   })
   .openapi('V1CarEventCreate');
 export type V1CarEventCreate = z.input<typeof V1CarEventCreate>;
-
-export const PHOTO_MAX_BYTES = 3 * 1024 * 1024;
 
 export const V1CarPhoto = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { IndexedText, Int4, Int8, NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 
 export const MileageUnits = z.enum(['mi', 'km']).openapi('MileageUnits');
@@ -34,15 +35,15 @@ export type V1Car = z.infer<typeof V1Car>;
 
 const carFields = {
   year: z.number().int().min(1886).max(2100).openapi({ example: 1967 }),
-  make: z.string().min(1).openapi({ example: 'Ford' }),
-  model: z.string().min(1).openapi({ example: 'Mustang' }),
-  trim: z.string().nullable().optional(),
-  color: z.string().nullable().optional(),
-  vin: z.string().nullable().optional(),
-  stockNumber: z.string().nullable().optional(),
-  licensePlate: z.string().nullable().optional(),
-  licensePlateState: z.string().nullable().optional(),
-  mileage: z.number().int().nullable().optional(),
+  make: NameText.min(1).openapi({ example: 'Ford' }),
+  model: NameText.min(1).openapi({ example: 'Mustang' }),
+  trim: NameText.nullable().optional(),
+  color: NameText.nullable().optional(),
+  vin: IndexedText.nullable().optional(),
+  stockNumber: IndexedText.nullable().optional(),
+  licensePlate: NameText.nullable().optional(),
+  licensePlateState: NameText.nullable().optional(),
+  mileage: Int4.nullable().optional(),
   mileageUnits: MileageUnits.optional(),
   customerId: Uuid.nullable().optional(),
   locationId: Uuid.nullable().optional(),
@@ -50,7 +51,7 @@ const carFields = {
   parkingZoneId: Uuid.nullable().optional(),
   vendorId: Uuid.nullable().optional(),
   isForSale: z.boolean().optional(),
-  declaredValueCents: z.number().int().nullable().optional(),
+  declaredValueCents: Int8.nullable().optional(),
 };
 
 export const V1CarCreate = z.strictObject(carFields).openapi('V1CarCreate');

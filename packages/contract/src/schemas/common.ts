@@ -1,13 +1,19 @@
 import { z } from '../zod.js';
+import { INSTANT_RANGE_MESSAGE, INT4_MAX, isStorableInstant } from './bounds.js';
 
 export const Uuid = z.uuid().openapi({ example: '0b6f4c3e-8a8f-4d0e-9a57-2f1c5d7e9b10' });
 
 /** Timestamps the server returns: ISO 8601, UTC, with `Z`. */
 export const Timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2026-01-15T09:30:00.000Z' });
 
-/** Timestamps a client sends: ISO 8601 with `Z` or an explicit offset; a local time is ambiguous. */
+/**
+ * Timestamps a client sends: ISO 8601 with `Z` or an explicit offset; a local time is ambiguous. The one
+ * date-time schema of every input (body, query): years 0001–9999, which the database and the sync hold.
+ */
 export const TimestampWithOffset = z.iso
   .datetime({ offset: true, message: 'Expected an ISO 8601 timestamp with a timezone offset' })
+  .max(64)
+  .refine((v) => isStorableInstant(v), INSTANT_RANGE_MESSAGE)
   .openapi({ example: '2026-01-15T10:30:00+01:00' });
 
 /** Path parameter for a record id. */
@@ -21,6 +27,7 @@ export const ERROR_CODES = [
   'not_found',
   'conflict',
   'payload_too_large',
+  'unsupported_media_type',
   'rate_limited',
   'internal_error',
 ] as const;
@@ -61,7 +68,13 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_IDS = 200;
 
 const IdsQuery = z
-  .union([z.array(z.string()), z.string().transform((s) => (s === '' ? [] : s.split(',')))])
+  .union([
+    z.array(z.string().max(36)).max(MAX_IDS),
+    z
+      .string()
+      .max(MAX_IDS * 37)
+      .transform((s) => (s === '' ? [] : s.split(','))),
+  ])
   .pipe(z.array(z.uuid({ message: 'Expected a UUID' })).max(MAX_IDS, `At most ${MAX_IDS} ids`))
   .openapi({
     type: 'string',
@@ -69,7 +82,7 @@ const IdsQuery = z
   });
 
 const UpdatedAfterQuery = z
-  .union([z.date(), TimestampWithOffset])
+  .union([z.date().refine((d) => isStorableInstant(d), INSTANT_RANGE_MESSAGE), TimestampWithOffset])
   .transform((v) => (v instanceof Date ? v : new Date(v)))
   .openapi({
     type: 'string',
@@ -79,7 +92,13 @@ const UpdatedAfterQuery = z
 
 /** Query parameters every list endpoint accepts. */
 export const listQueryShape = {
-  page: z.coerce.number<number>().int().min(1).default(1).openapi({ description: '1-based page number', example: 1 }),
+  page: z.coerce
+    .number<number>()
+    .int()
+    .min(1)
+    .max(INT4_MAX)
+    .default(1)
+    .openapi({ description: '1-based page number', example: 1 }),
   limit: z.coerce
     .number<number>()
     .int()

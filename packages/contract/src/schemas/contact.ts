@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { EmailText, LineText, NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 
 export const ContactRole = z
@@ -51,12 +52,12 @@ export const V1Contact = z
 export type V1Contact = z.infer<typeof V1Contact>;
 
 const contactFields = {
-  firstName: z.string().min(1),
-  lastName: z.string().min(1),
-  email: z.email().nullable().optional(),
-  phone: z.string().nullable().optional(),
+  firstName: NameText.min(1),
+  lastName: NameText.min(1),
+  email: EmailText.nullable().optional(),
+  phone: NameText.nullable().optional(),
   role: ContactRole.optional().openapi({ description: 'Defaults to `other`' }),
-  roleDescription: z.string().nullable().optional(),
+  roleDescription: LineText.nullable().optional(),
   isPrimary: z.boolean().optional(),
   canAccessPortal: z.boolean().optional(),
   communicationPreferences: CommunicationPreferences.nullable().optional(),

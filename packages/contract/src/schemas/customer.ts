@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { EmailText, LineText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 
 export const V1Customer = z
@@ -26,16 +27,16 @@ export const V1Customer = z
 export type V1Customer = z.infer<typeof V1Customer>;
 
 const customerFields = {
-  firstName: z.string().min(1).openapi({ example: 'Ada' }),
-  lastName: z.string().min(1).openapi({ example: 'Lovelace' }),
-  companyName: z.string().nullable().optional(),
-  email: z.email().nullable().optional().openapi({ example: 'ada@example.com' }),
-  phone: z.string().nullable().optional(),
-  address: z.string().nullable().optional(),
-  city: z.string().nullable().optional(),
-  state: z.string().nullable().optional(),
-  zip: z.string().nullable().optional(),
-  country: z.string().nullable().optional(),
+  firstName: NameText.min(1).openapi({ example: 'Ada' }),
+  lastName: NameText.min(1).openapi({ example: 'Lovelace' }),
+  companyName: NameText.nullable().optional(),
+  email: EmailText.nullable().optional().openapi({ example: 'ada@example.com' }),
+  phone: NameText.nullable().optional(),
+  address: LineText.nullable().optional(),
+  city: NameText.nullable().optional(),
+  state: NameText.nullable().optional(),
+  zip: NameText.nullable().optional(),
+  country: NameText.nullable().optional(),
   locationId: Uuid.nullable().optional(),
   isActive: z.boolean().optional(),
 };

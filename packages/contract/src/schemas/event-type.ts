@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 
 export const EventTypeScope = z.enum(['vehicle', 'customer', 'facility']).openapi('EventTypeScope', {
@@ -26,9 +27,10 @@ export const V1EventTypeCreate = z
   .strictObject({
     value: z
       .string()
+      .max(63)
       .regex(/^[a-z][a-z0-9_]{0,62}$/, 'Use lowercase letters, digits and underscores, starting with a letter')
       .openapi({ example: 'detailing' }),
-    name: z.string().min(1).openapi({ example: 'Detailing' }),
+    name: NameText.min(1).openapi({ example: 'Detailing' }),
     scope: EventTypeScope,
     config: eventTypeConfig.optional(),
   })
@@ -37,7 +39,7 @@ export type V1EventTypeCreate = z.input<typeof V1EventTypeCreate>;
 
 export const V1EventTypeUpdate = z
   .strictObject({
-    name: z.string().min(1).optional(),
+    name: NameText.min(1).optional(),
     scope: EventTypeScope.optional(),
     config: eventTypeConfig.optional(),
   })

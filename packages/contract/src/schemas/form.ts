@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { JsonKey } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 
 export const FORM_FIELD_TYPES = [
@@ -40,6 +41,7 @@ export const V1FormFieldInput = z
   .strictObject({
     key: z
       .string()
+      .max(64)
       .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'Expected a letter then up to 63 letters, digits or underscores')
       .openapi({ example: 'firstName' }),
     label: z.string().min(1).max(200).openapi({ example: 'First name' }),
@@ -119,7 +121,10 @@ export const V1FormSubmission = z
     id: Uuid,
     formId: Uuid,
     teamId: z.string(),
-    customerId: Uuid.nullable().openapi({ description: 'The customer with `respondentEmail`; null without an email' }),
+    customerId: Uuid.nullable().openapi({
+      description:
+        'The customer with `respondentEmail`, found or created when the submitting key had `read:customers` and `write:customers`; otherwise null',
+    }),
     respondentEmail: z.string().nullable(),
     respondentName: z.string().nullable(),
     respondentPhone: z.string().nullable(),
@@ -134,16 +139,17 @@ export type V1FormSubmission = z.infer<typeof V1FormSubmission>;
 export const V1FormSubmissionCreate = z
   .strictObject({
     values: z
-      .record(z.string(), z.unknown())
+      .record(JsonKey, z.unknown())
       .openapi({ description: 'Answers by field key, validated against the form’s fields' }),
     respondentEmail: z.email().max(320).optional().openapi({
-      description: 'Default: the answer of the form’s first `email` field. Links or creates the customer.',
+      description:
+        'Default: the answer of the form’s first `email` field. Links or creates the customer (with `read:customers` and `write:customers`).',
     }),
     respondentName: z.string().min(1).max(200).optional(),
     respondentPhone: z.string().min(1).max(50).optional().openapi({
       description: 'Default: the answer of the form’s first `phone` field',
     }),
-    metadata: z.record(z.string(), z.unknown()).optional().openapi({
+    metadata: z.record(JsonKey, z.unknown()).optional().openapi({
       description: 'Free-form context kept with the submission (page URL, campaign, user agent); default {}',
     }),
   })

@@ -1,4 +1,6 @@
 import { z } from '../zod.js';
+import { BODY_LIMIT_BYTES, NameText } from './bounds.js';
+import { HttpsUrl } from './media-url.js';
 
 /**
  * The fields every image upload body has (car photos, marketing assets): the bytes inline as `base64` or a
@@ -6,14 +8,17 @@ import { z } from '../zod.js';
  */
 export const imageUploadFields = {
   filename: z.string().min(1).max(255),
-  contentType: z.string().regex(/^image\/[\w.+-]+$/, 'Expected an image media type such as image/jpeg'),
-  base64: z.string().min(1).optional().openapi({ description: 'The image bytes, base64; up to 3 MiB decoded' }),
-  sourceUrl: z
-    .url({ protocol: /^https$/, message: 'Expected an https:// URL' })
+  contentType: NameText.regex(/^image\/[\w.+-]+$/, 'Expected an image media type such as image/jpeg'),
+  base64: z
+    .string()
+    .min(1)
+    .max(BODY_LIMIT_BYTES)
     .optional()
-    .openapi({
-      description: 'A public https URL the server fetches instead (private and internal addresses are refused)',
-    }),
+    .openapi({ description: 'The image bytes, base64; up to 3 MiB decoded' }),
+  sourceUrl: HttpsUrl.optional().openapi({
+    description:
+      'A public https URL the server fetches instead: absolute `https://` with a host, no credentials, whitespace or backslashes (private and internal addresses are refused)',
+  }),
 };
 
 /** `.refine(...hasOneImageSource)`: exactly one of `base64` and `sourceUrl`. */

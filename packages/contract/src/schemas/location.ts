@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { Int4, LineText, NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 
 export const V1Location = z
@@ -21,15 +22,15 @@ export const V1Location = z
 export type V1Location = z.infer<typeof V1Location>;
 
 const locationFields = {
-  name: z.string().min(1).openapi({ example: 'North Warehouse' }),
-  address: z.string().nullable().optional(),
-  city: z.string().nullable().optional(),
-  state: z.string().nullable().optional(),
-  zip: z.string().nullable().optional(),
-  phone: z.string().nullable().optional(),
-  timezone: z.string().nullable().optional().openapi({ example: 'America/Chicago' }),
+  name: NameText.min(1).openapi({ example: 'North Warehouse' }),
+  address: LineText.nullable().optional(),
+  city: NameText.nullable().optional(),
+  state: NameText.nullable().optional(),
+  zip: NameText.nullable().optional(),
+  phone: NameText.nullable().optional(),
+  timezone: NameText.nullable().optional().openapi({ example: 'America/Chicago' }),
   isActive: z.boolean().optional(),
-  sortOrder: z.number().int().optional(),
+  sortOrder: Int4.optional(),
 };
 
 export const V1LocationCreate = z.strictObject(locationFields).openapi('V1LocationCreate');

@@ -1,4 +1,5 @@
 import { z } from '../zod.js';
+import { IndexedText, Int4, LongText, NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 
 export const V1ParkingZone = z
@@ -17,10 +18,10 @@ export const V1ParkingZone = z
 export type V1ParkingZone = z.infer<typeof V1ParkingZone>;
 
 const zoneFields = {
-  name: z.string().min(1).openapi({ example: 'Hall A' }),
+  name: NameText.min(1).openapi({ example: 'Hall A' }),
   locationId: Uuid.nullable().optional(),
-  description: z.string().nullable().optional(),
-  capacity: z.number().int().min(0).nullable().optional(),
+  description: LongText.nullable().optional(),
+  capacity: Int4.min(0).nullable().optional(),
   isActive: z.boolean().optional(),
 };
 export const V1ParkingZoneCreate = z.strictObject(zoneFields).openapi('V1ParkingZoneCreate');
@@ -44,14 +45,14 @@ export type V1ParkingSpot = z.infer<typeof V1ParkingSpot>;
 
 export const V1ParkingSpotCreate = z
   .strictObject({
-    name: z.string().min(1).openapi({ example: 'A-12' }),
+    name: IndexedText.min(1).openapi({ example: 'A-12' }),
     parkingZoneId: Uuid,
     isActive: z.boolean().optional(),
   })
   .openapi('V1ParkingSpotCreate');
 export const V1ParkingSpotUpdate = z
   .strictObject({
-    name: z.string().min(1).optional(),
+    name: IndexedText.min(1).optional(),
     parkingZoneId: Uuid.optional(),
     isActive: z.boolean().optional(),
   })

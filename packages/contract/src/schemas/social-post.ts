@@ -1,6 +1,6 @@
 import { z } from '../zod.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
-import { MediaUrl } from './media-url.js';
+import { HttpsUrl, MediaUrl } from './media-url.js';
 
 export const SOCIAL_NETWORKS = [
   'facebook',
@@ -37,13 +37,11 @@ const accountFields = {
   network: SocialNetwork,
   handle: z
     .string()
+    .max(100)
     .regex(/^[\w.-]{1,100}$/, 'Expected the account name without @: letters, digits, _ . -')
     .openapi({ example: 'vsf_garage' }),
   displayName: z.string().min(1).max(200).nullable().optional(),
-  profileUrl: z
-    .url({ protocol: /^https$/, message: 'Expected an https:// URL' })
-    .nullable()
-    .optional(),
+  profileUrl: HttpsUrl.nullable().optional(),
   isActive: z.boolean().optional().openapi({ description: 'Default true' }),
 };
 export const V1SocialAccountCreate = z.strictObject(accountFields).openapi('V1SocialAccountCreate');

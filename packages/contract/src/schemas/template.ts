@@ -80,11 +80,12 @@ export const V1TemplateCreate = z
   .strictObject(templateFields)
   .superRefine((b, ctx) => {
     checkTemplateFields({ subject: b.subject, body: b.body, htmlBody: b.htmlBody }, ctx);
-    if (!b.body && !b.htmlBody) ctx.addIssue({ code: 'custom', path: ['body'], message: 'Send body or htmlBody' });
     if (b.channel === 'sms' && (b.subject || b.htmlBody))
       ctx.addIssue({ code: 'custom', path: ['subject'], message: 'SMS templates have only a body' });
   })
-  .openapi('V1TemplateCreate');
+  .openapi('V1TemplateCreate', {
+    description: 'A template may be a draft (`{name, channel}`): what a send needs is checked when a step is sent',
+  });
 
 export const V1TemplateUpdate = z
   .strictObject({ ...templateFields, name: templateFields.name.optional(), channel: CommunicationChannel.optional() })

@@ -1,10 +1,9 @@
-import type { EndpointDefinition } from '@vsf/contract';
 import ky from 'ky';
 import pRetry, { AbortError } from 'p-retry';
 import sdkPackage from '../../package.json' with { type: 'json' };
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { type ClientOptions, env, type RequestOptions } from './client-options.js';
-import type { EndpointPromise, RequestArgsFor } from './endpoint-types.js';
+import type { DeclarationOf, EndpointPromise, RequestArgsFor, RouteLike } from './endpoint-types.js';
 import { ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
 import { consoleLogger, type Logger, levelledLogger, parseLogLevel } from './logger.js';
 import { Page, type PageBody, PagePromise } from './page.js';
@@ -77,33 +76,33 @@ export class BaseClient {
    * to a `Page`, any other to the record unwrapped from `data`. For code that handles endpoints generically:
    * `await client.request(apiEndpoints.listCars, { query: { limit: 200 } }).withResponse()`.
    */
-  request<E extends EndpointDefinition>(
-    endpoint: E,
-    ...rest: keyof PickRequired<RequestArgsFor<E>> extends never
-      ? [args?: RequestArgsFor<E>, options?: RequestOptions]
-      : [args: RequestArgsFor<E>, options?: RequestOptions]
-  ): EndpointPromise<E>;
+  request<R extends RouteLike>(
+    endpoint: R,
+    ...rest: keyof PickRequired<RequestArgsFor<DeclarationOf<R>>> extends never
+      ? [args?: RequestArgsFor<DeclarationOf<R>>, options?: RequestOptions]
+      : [args: RequestArgsFor<DeclarationOf<R>>, options?: RequestOptions]
+  ): EndpointPromise<DeclarationOf<R>>;
   /**
    * The same call with a result type of your own, `client.request<MyType>(endpoint, args)`, for endpoints only
    * known at run time. Only with an explicit type argument, so the typed form above stays strict.
    */
   request<T = never>(
-    endpoint: EndpointDefinition,
+    endpoint: RouteLike,
     args: [T] extends [never] ? never : RequestArgs,
     options?: RequestOptions,
   ): APIPromise<T>;
-  request(endpoint: EndpointDefinition, args: RequestArgs = {}, options: RequestOptions = {}): APIPromise<unknown> {
+  request(endpoint: RouteLike, args: RequestArgs = {}, options: RequestOptions = {}): APIPromise<unknown> {
     return endpoint.paginated ? this.requestPage(endpoint, args, options) : this.requestData(endpoint, args, options);
   }
 
   /** Single-record endpoints resolve to the record itself, unwrapped from `data`. */
   /** @internal Used by generated resources. */
-  requestData<T>(endpoint: EndpointDefinition, args: RequestArgs, options: RequestOptions = {}): APIPromise<T> {
+  requestData<T>(endpoint: RouteLike, args: RequestArgs, options: RequestOptions = {}): APIPromise<T> {
     return new APIPromise(this.send(endpoint, args, options, (body) => (body as { data: T }).data));
   }
 
   /** @internal Used by generated resources. */
-  requestPage<T>(endpoint: EndpointDefinition, args: RequestArgs, options: RequestOptions = {}): PagePromise<T> {
+  requestPage<T>(endpoint: RouteLike, args: RequestArgs, options: RequestOptions = {}): PagePromise<T> {
     const fetchPage = (page: number): Promise<WithResponse<Page<T>>> =>
       this.send(
         endpoint,
@@ -117,12 +116,12 @@ export class BaseClient {
 
   /** Every record of a list endpoint, 200 a page, fetched lazily page by page. */
   /** @internal Used by generated resources. */
-  async *requestAll<T>(endpoint: EndpointDefinition, args: RequestArgs, options: RequestOptions = {}) {
+  async *requestAll<T>(endpoint: RouteLike, args: RequestArgs, options: RequestOptions = {}) {
     const query = { limit: 200, ...(args.query ?? {}) };
     yield* this.requestPage<T>(endpoint, { ...args, query }, options);
   }
 
-  private buildUrl(endpoint: EndpointDefinition, args: RequestArgs): string {
+  private buildUrl(endpoint: RouteLike, args: RequestArgs): string {
     const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = args.params?.[name];
       if (value === undefined || value === '')
@@ -134,7 +133,7 @@ export class BaseClient {
   }
 
   private async send<T>(
-    endpoint: EndpointDefinition,
+    endpoint: RouteLike,
     args: RequestArgs,
     options: RequestOptions,
     parse: (body: unknown, response: Response) => T,
@@ -159,7 +158,9 @@ export class BaseClient {
       const timer = new AbortController();
       const timeoutId = setTimeout(() => timer.abort(), timeout);
       const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+      // The URL carries no secret: the key travels in a header.
       this.log.debug(`${method} ${url}`, { attempt: attemptNumber });
+      const started = Date.now();
       try {
         const response = await ky(url, {
           method,
@@ -176,12 +177,25 @@ export class BaseClient {
           fetch: this.fetchImpl,
         });
         const text = await readBody(response, signal);
+        this.log.debug(`${method} ${url} -> ${response.status} in ${Date.now() - started} ms`, {
+          attempt: attemptNumber,
+          status: response.status,
+          durationMs: Date.now() - started,
+          requestId: response.headers.get('x-request-id'),
+        });
         const body = text ? parseJson(text, response) : undefined;
         if (!response.ok) throw errorFromResponse(response.status, body, response.headers);
         return { data: parse(body, response), response };
       } catch (error) {
         if (options.signal?.aborted) throw new AbortError(options.signal.reason ?? new Error('Request aborted'));
         if (error instanceof VsfError) throw error;
+        this.log.debug(
+          `${method} ${url} -> no response after ${Date.now() - started} ms: ${(error as Error).message}`,
+          {
+            attempt: attemptNumber,
+            durationMs: Date.now() - started,
+          },
+        );
         if (timer.signal.aborted) {
           throw new TimeoutError(`${method} ${url} timed out after ${timeout} ms`, { cause: error });
         }
@@ -202,17 +216,30 @@ export class BaseClient {
       shouldRetry: ({ error }) =>
         error instanceof VsfError && isRetryable(error) && retryDelayMs(1, error) !== undefined,
       onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-        if (!(error instanceof VsfError) || !isRetryable(error) || retriesLeft === 0) return;
-        const delay = retryDelayMs(attemptNumber, error);
-        if (delay === undefined) return;
+        const decision = retryDecision(error, attemptNumber, retriesLeft);
+        const fields = { attempt: attemptNumber, status: (error as VsfError).status, reason: error.message };
+        if (decision.delay === undefined) {
+          this.log.debug(`not retrying ${method} ${url}: ${decision.why}`, fields);
+          return;
+        }
+        const delay = decision.delay;
         this.log.info(`retrying ${method} ${url} in ${Math.round(delay)} ms after: ${error.message}`, {
-          attempt: attemptNumber,
-          status: error.status,
+          ...fields,
+          delayMs: Math.round(delay),
         });
         await sleep(delay, options.signal);
       },
     });
   }
+}
+
+/** Whether a failed attempt is retried, and after how long; `why` says it for the debug log when not. */
+function retryDecision(error: Error, attempt: number, retriesLeft: number): { delay?: number; why: string } {
+  if (!(error instanceof VsfError) || !isRetryable(error)) return { why: 'the error is not retryable' };
+  if (retriesLeft === 0) return { why: 'no retries left' };
+  const delay = retryDelayMs(attempt, error);
+  if (delay === undefined) return { why: 'the server asked to wait longer than 60 s' };
+  return { delay, why: 'retryable' };
 }
 
 /** Reads the body, giving up when `signal` aborts even if the fetch implementation would keep reading. */

@@ -434,6 +434,39 @@ describe('pagination', () => {
 });
 
 describe('logging', () => {
+  it('logs at debug each request, its status, duration and request id, and each retry decision', async () => {
+    const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const push = (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields });
+    const logger: Logger = { debug: push, info: push, warn: push, error: push };
+    let calls = 0;
+    server.use(
+      http.get(`${BASE}/cars/:id`, () =>
+        ++calls < 2
+          ? apiError(503, 'busy', 'internal_error', null, { 'retry-after': '0', 'x-request-id': 'req-503' })
+          : HttpResponse.json({ data: car('x') }, { headers: { 'x-request-id': 'req-200' } }),
+      ),
+      http.get(`${BASE}/cars`, () => apiError(400, 'Validation failed', 'validation_error')),
+    );
+    await client({ logLevel: 'debug', logger }).cars.get('x');
+    expect(lines.map((l) => l.message)).toEqual([
+      `GET ${BASE}/cars/x`,
+      expect.stringMatching(new RegExp(`^GET ${BASE}/cars/x -> 503 in \\d+ ms$`)),
+      `retrying GET ${BASE}/cars/x in 0 ms after: busy`,
+      `GET ${BASE}/cars/x`,
+      expect.stringMatching(/-> 200 in \d+ ms$/),
+    ]);
+    expect(lines[1]?.fields).toMatchObject({ attempt: 1, status: 503, requestId: 'req-503' });
+    expect(lines[1]?.fields?.durationMs).toEqual(expect.any(Number));
+    expect(lines[2]?.fields).toMatchObject({ attempt: 1, status: 503, delayMs: 0, reason: 'busy' });
+    expect(lines[4]?.fields).toMatchObject({ attempt: 2, status: 200, requestId: 'req-200' });
+    lines.length = 0;
+    await expect(client({ logLevel: 'debug', logger }).cars.list()).rejects.toThrow('Validation failed');
+    expect(lines.at(-1)).toMatchObject({
+      message: `not retrying GET ${BASE}/cars?page=1: the error is not retryable`,
+      fields: { attempt: 1, status: 400 },
+    });
+  });
+
   it('never logs the API key', async () => {
     const lines: string[] = [];
     const logger: Logger = {

@@ -1,6 +1,43 @@
-import type { EndpointBodyInput, EndpointDefinition, EndpointQueryInput, EndpointResponse } from '@vsf/contract';
+import type {
+  EndpointBodyInput,
+  EndpointDefinition,
+  EndpointQueryInput,
+  EndpointResponse,
+  HttpMethod,
+} from '@vsf/contract';
 import type { APIPromise } from './api-promise.js';
 import type { PagePromise } from './page.js';
+
+declare const declaration: unique symbol;
+
+/**
+ * What the SDK needs at run time to call an endpoint: plain data generated from the contract's declaration
+ * `E` (`apiEndpoints.listCars`), without its zod schemas, so loading the SDK loads no zod. The declaration
+ * stays in the type, so `client.request(route, …)` is typed exactly like the generated method.
+ */
+export interface Route<E extends EndpointDefinition = EndpointDefinition> {
+  readonly operationId: E['operationId'];
+  readonly method: E['method'];
+  /** Relative to the client's base URL, OpenAPI style: `/cars/{carId}`. */
+  readonly path: E['path'];
+  /** The response is a page of a list (`data`, `page`, `limit`, `total`). */
+  readonly paginated: E extends { paginated: true } ? true : false;
+  /** The server honours an `Idempotency-Key` on it, so a retry never runs it twice. */
+  readonly idempotent: boolean;
+  /** Type only, never present at run time: the contract declaration this route was generated from. */
+  readonly [declaration]?: E;
+}
+
+/** The least `client.request()` needs: a generated `Route`, or a declaration imported from `@vsf/contract`. */
+export interface RouteLike {
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly paginated?: boolean | undefined;
+}
+
+/** The contract declaration behind a route (or the declaration itself). */
+export type DeclarationOf<R> = R extends EndpointDefinition ? R : R extends Route<infer E> ? E : never;
 
 /** What a single-record method resolves to: the `data` of the response. */
 export type DataOf<E extends EndpointDefinition> =

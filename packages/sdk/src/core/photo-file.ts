@@ -1,4 +1,4 @@
-import { detectImageType, PHOTO_MAX_BYTES } from '@vsf/contract';
+import { contentTypeMatches, detectImageType, PHOTO_MAX_BYTES } from '@vsf/contract/image-type';
 import { VsfError } from './errors.js';
 
 /** A photo's bytes, wherever they came from; Node readable streams are async iterables of chunks. */
@@ -82,16 +82,23 @@ export async function toBytes(source: PhotoSource): Promise<Uint8Array> {
   return bytes;
 }
 
-/** Refuses what the server would refuse, before spending a request on it. */
+/**
+ * Refuses what the server would refuse, before spending a request on it: over 3 MiB, bytes that are not a
+ * JPEG, PNG, GIF, WebP, HEIC or AVIF (whatever the file is called), or a declared type the bytes contradict.
+ * Returns the type to send.
+ */
 export function checkPhoto(bytes: Uint8Array, filename: string, contentType: string | undefined): string {
   if (bytes.byteLength > PHOTO_MAX_BYTES) {
     throw new VsfError(
       `${filename} is ${bytes.byteLength} bytes; photos are limited to ${PHOTO_MAX_BYTES} bytes (3 MiB)`,
     );
   }
-  if (!contentType?.startsWith('image/'))
-    throw new VsfError(`${filename} is not an image (JPEG, PNG, GIF, WebP, HEIC or AVIF)`);
-  return contentType;
+  const detected = detectImageType(bytes);
+  if (!detected)
+    throw new VsfError(`${filename} is not an image: its bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF`);
+  if (contentType && !contentTypeMatches(contentType, detected))
+    throw new VsfError(`${filename} is declared ${contentType} but its bytes are ${detected}`);
+  return contentType ?? detected;
 }
 
 interface NodeBufferLike {
@@ -109,6 +116,7 @@ export function base64(bytes: Uint8Array): string {
   return base64WithBtoa(bytes);
 }
 
+/** @internal Exported for the test that compares it with Buffer's encoding; not part of the package API. */
 export function base64WithBtoa(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

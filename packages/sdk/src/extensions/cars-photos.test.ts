@@ -75,6 +75,35 @@ describe('cars.photos.upload', () => {
     ).rejects.toBeInstanceOf(VsfError);
   });
 
+  it('sniffs the bytes: a text file named .jpg, or bytes contradicting the declared type, never leave the client', async () => {
+    let requests = 0;
+    server.use(
+      http.post(`${BASE}/cars/:carId/photos`, () => {
+        requests += 1;
+        return HttpResponse.json({ data: { id: 'p1' } }, { status: 201 });
+      }),
+    );
+    const text = new TextEncoder().encode('this is not a photo');
+    await expect(
+      client.cars.photos.upload('car1', { sessionId: 's', file: text, filename: 'fake.jpg' }),
+    ).rejects.toThrow('fake.jpg is not an image: its bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF');
+    await expect(
+      client.cars.photos.upload('car1', {
+        sessionId: 's',
+        file: text,
+        filename: 'fake.jpg',
+        contentType: 'image/jpeg',
+      }),
+    ).rejects.toThrow(/not an image/);
+    await expect(
+      client.cars.photos.upload('car1', { sessionId: 's', file: JPEG, filename: 'a.png', contentType: 'image/png' }),
+    ).rejects.toThrow('a.png is declared image/png but its bytes are image/jpeg');
+    expect(requests).toBe(0);
+    // A JPEG named .png is sent as what its bytes are.
+    await client.cars.photos.upload('car1', { sessionId: 's', file: JPEG, filename: 'misnamed.png' });
+    expect(requests).toBe(1);
+  });
+
   it('takes a file path once @vsf/sdk/node is imported, naming the photo after the file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vsf-photo-'));
     const path = join(dir, 'front-left.jpg');

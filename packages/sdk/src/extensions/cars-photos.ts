@@ -1,10 +1,11 @@
-import { createCarPhoto, type EndpointResponse } from '@vsf/contract';
+import type { createCarPhoto, EndpointResponse } from '@vsf/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIPromise as Promised } from '../core/api-promise.js';
 import { APIResource } from '../core/api-resource.js';
 import { JsonText } from '../core/base-client.js';
 import type { RequestOptions } from '../core/client-options.js';
 import { base64, checkPhoto, inferContentType, type PhotoSource, sourceFilename, toBytes } from '../core/photo-file.js';
+import { apiEndpoints } from '../generated/api-endpoints.js';
 
 export type PhotoUpload =
   | { sessionId: string; file: PhotoSource; filename?: string; contentType?: string }
@@ -35,7 +36,9 @@ export class CarsPhotosResourceExtension extends APIResource {
     })();
     return new Promised(
       body.then((b) =>
-        this._client.requestData<Photo>(createCarPhoto, { params: { carId }, body: b }, options).withResponse(),
+        this._client
+          .requestData<Photo>(apiEndpoints.createCarPhoto, { params: { carId }, body: b }, options)
+          .withResponse(),
       ),
     );
   }

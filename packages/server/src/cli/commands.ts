@@ -3,8 +3,26 @@ import { Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { connectDatabase } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { wantsDemoTeam } from '../runtime/bootstrap-demo-team.js';
 import { startServer } from '../runtime/start-server.js';
 import { adminRequest, adminTarget } from './admin-http.js';
+import { ENVIRONMENT_HELP } from './environment-help.js';
+
+/** What to do on a database with no team, when no demo team was made: no secret, only the next steps. */
+function firstTeamInstructions(adminEnabled: boolean): string[] {
+  return [
+    'This database has no team yet. Create the first team and API key through the admin API:',
+    '',
+    ...(adminEnabled
+      ? []
+      : ['  (first restart the server with VSF_ADMIN_TOKEN set to a random string of 16+ characters)']),
+    '  export VSF_ADMIN_TOKEN=<the admin token the server runs with>',
+    '  vsf-server teams create "My team"',
+    '  vsf-server keys create <teamId> --name first-key --scopes all',
+    '',
+    'or open /admin in a browser. For a throwaway demo team instead, start with --demo (VSF_DEMO=1).',
+  ];
+}
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
@@ -16,9 +34,13 @@ export function buildProgram(): Command {
   program
     .command('start', { isDefault: true })
     .description('Run migrations and serve the API (embedded PGlite unless DATABASE_URL is a postgres:// URL)')
-    .action(async () => {
+    .option('--demo', 'on a brand-new database, create a demo team and print its all-scope key (default on PGlite)')
+    .option('--no-demo', 'never create the demo team (default on PostgreSQL)')
+    .addHelpText('after', ENVIRONMENT_HELP)
+    .action(async (options: { demo?: boolean }) => {
       const config = loadConfig();
-      const running = await startServer(config, { bootstrapDemo: true });
+      const demo = wantsDemoTeam(options.demo ?? config.demo, config.databaseUrl !== undefined);
+      const running = await startServer(config, { bootstrapDemo: demo });
       const engine = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
       const admin = config.adminToken ? `${running.url}/admin/v1` : 'disabled (set VSF_ADMIN_TOKEN to enable)';
       const lines = [
@@ -38,6 +60,7 @@ export function buildProgram(): Command {
           '',
         );
       }
+      if (running.noTeams) lines.push('', ...firstTeamInstructions(config.adminToken !== undefined), '');
       // One write, so whoever reads the banner never sees half of it.
       process.stderr.write(`${lines.join('\n')}\n`);
       const shutdown = (signal: string) => {

@@ -7,16 +7,30 @@ import pg from 'pg';
 // int8 (count(*), bigint columns) arrives as a string from pg; every value we store fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
 
+/**
+ * An open `PGlite`, as the public types name it: structural, because PGlite's own declarations need the
+ * Emscripten globals (`@types/emscripten`), which TypeScript 6 no longer loads unless a project lists them.
+ */
+export interface PgliteInstance {
+  readonly closed: boolean;
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+  exec(sql: string): Promise<unknown>;
+  close(): Promise<void>;
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+}
+
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
   /** An already-open PGlite instance (tests clone a migrated template into one). */
-  pglite?: PGlite;
+  pglite?: PgliteInstance;
 }
 
 export interface Database {
   knex: Knex;
   engine: 'postgres' | 'pglite';
+  /** The embedded database, when that is the engine (its LISTEN/NOTIFY is an API, not a connection). */
+  pglite?: PgliteInstance;
   close(): Promise<void>;
 }
 
@@ -31,6 +45,7 @@ export function connectDatabase(options: DatabaseOptions): Database {
   return {
     knex: db,
     engine: 'pglite',
+    pglite,
     async close() {
       await db.destroy();
       if (!pglite.closed) await pglite.close();
@@ -38,7 +53,7 @@ export function connectDatabase(options: DatabaseOptions): Database {
   };
 }
 
-function openPglite(dataDir: string): PGlite {
+function openPglite(dataDir: string): PgliteInstance {
   if (dataDir === 'memory://') return new PGlite();
   mkdirSync(dataDir, { recursive: true });
   return new PGlite(dataDir);

@@ -1,18 +1,21 @@
 import { type EndpointDefinition, toExpressPath } from '@vsf/contract';
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
-import { forbidden, notFound, unauthorized, validationFailed } from '../errors/api-http-error.js';
+import { notFound, validationFailed } from '../errors/api-http-error.js';
 import {
   executeIdempotently,
   purgeExpiredIdempotencyKeys,
   validateIdempotencyKey,
 } from '../idempotency/idempotent-execution.js';
-import { safeEqual } from '../keys/api-key-format.js';
+import { idempotencyRoutePath } from '../idempotency/route-key.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { requireScopes } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
+import { requireFieldScopes } from './field-scopes.js';
 import type { Handler, HandlerContext } from './handler.js';
-import { bearerToken, presentedApiKey } from './request-credentials.js';
+import { jsonSafetyProblems } from './json-safety.js';
+import { readJsonBody } from './read-json-body.js';
+import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
 import { toValidationDetails } from './zod-issues.js';
 
 export interface BindOptions {
@@ -24,6 +27,9 @@ export interface BindOptions {
   adminToken?: string | undefined;
   rateLimiter?: KeyRateLimiter | undefined;
 }
+
+/** Where the v1 surface is mounted (create-app.ts); idempotency records name routes under it. */
+const API_PREFIX = '/api/v1';
 
 /** Roughly one idempotent request in this many also purges expired keys. */
 const PURGE_EVERY = 100;
@@ -42,14 +48,25 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
     const handler = handlers[operationId] as Handler<EndpointDefinition> | undefined;
     if (!handler) throw new Error(`No handler for ${operationId}`);
     router[endpoint.method](toExpressPath(endpoint.path), async (req: Request, res: Response) => {
-      const auth = endpoint.surface === 'v1' ? await authenticateKey(req, endpoint, options.services) : undefined;
-      if (auth && options.rateLimiter) await options.rateLimiter.consume(auth.keyId, res);
-      if (endpoint.surface === 'admin') authenticateAdmin(req, options.adminToken);
+      // Authenticate, count, check scopes, and only then look at the request's content: a refused or
+      // over-limit request costs no body read, and a request refused for scope still counts.
+      const auth =
+        endpoint.surface === 'v1'
+          ? await authenticateApiKey(req, res, options.services, options.rateLimiter)
+          : undefined;
+      if (auth) requireScopes(auth, endpoint.scopes);
+      if (endpoint.surface === 'admin') {
+        await authenticateAdminToken(req, res, options.adminToken, options.rateLimiter);
+      }
+      // Read only now: an unauthenticated or unauthorised caller never makes the server parse a body.
+      if (endpoint.body) req.body = await readJsonBody(req);
 
       const params = endpoint.params ? endpoint.params.safeParse(req.params) : undefined;
       // A malformed id can never name a record: answer as for any unknown id.
       if (params && !params.success) throw notFound(endpoint.resourceName ?? 'Record');
 
+      const unsafeQuery = jsonSafetyProblems(req.query ?? {});
+      if (unsafeQuery.length > 0) throw validationFailed(unsafeQuery);
       const query = endpoint.query?.safeParse(req.query ?? {});
       if (query && !query.success) throw validationFailed(toValidationDetails(query.error));
       if (!endpoint.query && Object.keys(req.query ?? {}).length > 0) {
@@ -68,6 +85,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
         const parsed = endpoint.body.safeParse(req.body);
         if (!parsed.success) throw validationFailed(toValidationDetails(parsed.error));
         body = parsed.data;
+        if (auth) requireFieldScopes(auth, endpoint, body);
       }
 
       const ctx = {
@@ -92,7 +110,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       const idempotencyKey = req.get('idempotency-key');
       if (auth && endpoint.method === 'post' && idempotencyKey !== undefined) {
         validateIdempotencyKey(idempotencyKey);
-        const path = `${req.baseUrl}${req.path}`;
+        const path = idempotencyRoutePath(API_PREFIX, endpoint, params?.data as Record<string, unknown> | undefined);
         const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
         const now = options.now();
         const response = await executeIdempotently(
@@ -123,18 +141,4 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       res.set(response.headers).status(response.status).json(response.body);
     });
   }
-}
-
-async function authenticateKey(req: Request, endpoint: EndpointDefinition, services: Services) {
-  const auth = await services.auth.authenticate(presentedApiKey(req));
-  requireScopes(auth, endpoint.scopes);
-  req.log?.setBindings?.({ teamId: auth.teamId, keyPrefix: auth.prefix });
-  return auth;
-}
-
-function authenticateAdmin(req: Request, adminToken: string | undefined): void {
-  if (!adminToken) throw forbidden('Admin API is disabled; set VSF_ADMIN_TOKEN to enable it');
-  const token = bearerToken(req);
-  if (!token) throw unauthorized('Admin token required');
-  if (!safeEqual(token, adminToken)) throw unauthorized('Invalid admin token');
 }

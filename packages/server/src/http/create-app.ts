@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { notFound } from '../errors/api-http-error.js';
+import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
@@ -12,6 +13,7 @@ import { createMessagingProviders, OUTBOX_MESSAGING } from '../providers/messagi
 import { OutboxSocialProvider } from '../providers/social/outbox-social-provider.js';
 import type { SocialProvider } from '../providers/social/social-provider.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
+import { redactUrl } from '../runtime/log-redaction.js';
 import { createLogger } from '../runtime/logger.js';
 import { requireScopes } from '../services/auth-service.js';
 import { createServices, type Services } from '../services/index.js';
@@ -21,8 +23,9 @@ import { docsPage } from './docs-page.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
-import { presentedApiKey } from './request-credentials.js';
+import { authenticateApiKey } from './request-guard.js';
 import { assignRequestId } from './request-id.js';
+import type { TrustProxy } from './trust-proxy.js';
 
 export interface AppDeps {
   db: Knex;
@@ -40,6 +43,10 @@ export interface AppDeps {
   rateLimiter?: KeyRateLimiter;
   /** Email and SMS delivery; the local outbox when absent. */
   messaging?: MessagingProviders;
+  /** Which proxies' `X-Forwarded-For` names the client (`VSF_TRUST_PROXY`); none when absent. */
+  trustProxy?: TrustProxy;
+  /** Verified API keys kept in memory (invalidated by the admin services and the key-change listener). */
+  keyCache?: VerifiedKeyCache;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
   isReady?: () => boolean;
 }
@@ -62,6 +69,7 @@ export function createApp(deps: AppDeps): VsfApp {
     fetchDeps: deps.fetchDeps,
     messaging: deps.messaging ?? createMessagingProviders(OUTBOX_MESSAGING, deps.logger),
     social: deps.socialProvider ?? new OutboxSocialProvider(),
+    keyCache: deps.keyCache,
   };
   const services = createServices(serviceDeps);
   const bindOptions = {
@@ -71,25 +79,32 @@ export function createApp(deps: AppDeps): VsfApp {
     now: serviceDeps.now,
     rateLimiter: deps.rateLimiter,
   };
-  const logger = deps.logger ?? createLogger();
+  const logger = deps.logger ?? createLogger(undefined, { secrets: [deps.adminToken] });
+  const redaction = { secrets: [deps.adminToken] };
   const app = express() as VsfApp;
   app.locals.services = services;
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // Forwarding headers name the client (req.ip, counted for failed authentication) only when configured.
+  app.set('trust proxy', deps.trustProxy ?? false);
   app.use(
     pinoHttp({
       logger,
       genReqId: assignRequestId,
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
       // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).
+      // The URL is logged with every credential in it redacted (`?api_key=`, a key pasted into the path).
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url, redaction),
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
   );
   app.use(helmet());
-  app.use(express.json({ limit: '5mb' }));
+  // No global body parser: bindEndpoints reads a JSON body after authentication (read-json-body.ts).
 
   app.get('/healthz', (_req, res) => {
     if (deps.isReady && !deps.isReady()) res.status(503).json({ status: 'starting' });
@@ -107,7 +122,7 @@ export function createApp(deps: AppDeps): VsfApp {
   // Media bytes live outside /api/v1 (DESIGN.md) but answer to the same keys: a car photo needs
   // read:cars, and another team's media is as unknown as a missing one.
   app.get('/api/media/:mediaId', async (req, res) => {
-    const auth = await services.auth.authenticate(presentedApiKey(req));
+    const auth = await authenticateApiKey(req, res, services, deps.rateLimiter);
     if (!/^[0-9a-f-]{36}$/i.test(req.params.mediaId)) throw notFound('Media');
     const { row, bytes } = await services.photos.read(auth.teamId, req.params.mediaId);
     requireScopes(auth, { all: [row.kind === 'car_photo' ? 'read:cars' : 'read:marketing-assets'] });

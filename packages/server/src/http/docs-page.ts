@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import express, { type Request, type Router } from 'express';
+import express, { type Router } from 'express';
+import { isDirectLoopbackRequest } from './loopback-request.js';
 
 /**
  * `GET /docs`: Swagger UI over the served OpenAPI document. Every asset comes from the installed
@@ -12,7 +13,7 @@ export interface DocsPageOptions {
   openApiUrl: string;
   /**
    * The demo key this process created on a brand-new database (`vsf-server start`), if any. The page
-   * pre-fills it only for a browser on this machine; see `mayShowDemoKey`.
+   * pre-fills it only for a browser on this machine; see `isDirectLoopbackRequest`.
    */
   demoApiKey: () => string | undefined;
 }
@@ -78,21 +79,10 @@ function renderPage(openApiUrl: string, demoKey: string | undefined): string {
 `;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-/**
- * The demo key has every scope, so it is shown only to a browser on the server's own machine, and never
- * through a proxy (a forwarding header means the real client is elsewhere even if the socket is local).
- */
-function mayShowDemoKey(req: Request): boolean {
-  const forwarded = req.headers.forwarded !== undefined || req.headers['x-forwarded-for'] !== undefined;
-  return !forwarded && LOOPBACK.has(req.socket.remoteAddress ?? '');
-}
-
 export function docsPage(options: DocsPageOptions): Router {
   const router = express.Router();
   router.get('/', (req, res) => {
-    const demoKey = mayShowDemoKey(req) ? options.demoApiKey() : undefined;
+    const demoKey = isDirectLoopbackRequest(req) ? options.demoApiKey() : undefined;
     res.set('Cache-Control', 'no-store').type('html').send(renderPage(options.openApiUrl, demoKey));
   });
   router.get('/assets/vsf-docs-init.js', (_req, res) => {

@@ -1,22 +1,14 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiHttpError } from '../errors/api-http-error.js';
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-}
-
 /** Every failure leaves as one `ApiError` body; unexpected ones are logged and never show internals. */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  const parserType = (error as BodyParserError)?.type;
+  // Bodies are read by read-json-body.ts, which throws ApiHttpErrors; there is no parser error to translate.
   let apiError: ApiHttpError;
-  if (error instanceof ApiHttpError) apiError = error;
-  else if (parserType === 'entity.parse.failed')
-    apiError = new ApiHttpError(400, 'invalid_json', 'Malformed JSON body');
-  else if (parserType === 'entity.too.large') {
-    apiError = new ApiHttpError(413, 'payload_too_large', 'Request body is larger than the 5 MB limit');
-  } else if (parserType === 'encoding.unsupported' || parserType === 'charset.unsupported') {
-    apiError = new ApiHttpError(400, 'invalid_json', 'Unsupported body encoding; send UTF-8 JSON');
+  if (error instanceof ApiHttpError) {
+    apiError = error;
+    // A 500 with a safe message for the client (e.g. media storage down) still needs its cause in the log.
+    if (error.status >= 500) req.log?.error({ err: error }, 'server error');
   } else {
     req.log?.error({ err: error }, 'unhandled error');
     apiError = new ApiHttpError(500, 'internal_error', 'Internal server error');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiHttpError } from '../errors/api-http-error.js';
-import { type FetchedResponse, fetchPublicImage, isPublicAddress, type PublicFetchDeps } from './fetch-public-image.js';
+import { type FetchedResponse, fetchPublicImage, type PublicFetchDeps } from './fetch-public-image.js';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
@@ -34,31 +34,6 @@ const refusal = async (promise: Promise<unknown>) => {
   return error;
 };
 
-describe('isPublicAddress', () => {
-  it.each([
-    '127.0.0.1',
-    '10.1.2.3',
-    '172.16.0.1',
-    '192.168.1.1',
-    '169.254.169.254',
-    '0.0.0.0',
-    '100.64.0.1',
-    '::1',
-    '::',
-    'fe80::1',
-    'fc00::1',
-    '::ffff:127.0.0.1',
-    '::ffff:10.0.0.1',
-    '255.255.255.255',
-    '224.0.0.1',
-    'not-an-ip',
-  ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
-
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34'])('allows %s', (address) =>
-    expect(isPublicAddress(address)).toBe(true),
-  );
-});
-
 describe('fetchPublicImage', () => {
   const opts = (deps: PublicFetchDeps) => ({ maxBytes: 1024, deps });
 
@@ -78,15 +53,66 @@ describe('fetchPublicImage', () => {
     ['https://internal.example/a.png', /non-public/],
     ['https://mixed.example/a.png', /non-public/],
     ['https://nowhere.example/a.png', /Cannot resolve/],
+    // The URL parser turns these into ::7f00:1, 127.0.0.1 and ::a9fe:a9fe before the check sees them.
+    ['https://[::127.0.0.1]/a.png', /non-public/],
+    ['https://2130706433/a.png', /non-public/],
+    ['https://0x7f.1/a.png', /non-public/],
+    ['https://[::169.254.169.254]/latest/meta-data', /non-public/],
+    ['https://[64:ff9b::a9fe:a9fe]/latest/meta-data', /non-public/],
+    ['https://[2002:a9fe:a9fe::1]/a.png', /non-public/],
+    ['https://compat.example/a.png', /non-public/],
+    ['https://nat64.example/a.png', /non-public/],
   ])('refuses %s without connecting', async (url, message) => {
     const { deps, connections } = network(
-      { 'internal.example': ['10.0.0.5'], 'mixed.example': ['93.184.216.34', '192.168.0.10'] },
+      {
+        'internal.example': ['10.0.0.5'],
+        'mixed.example': ['93.184.216.34', '192.168.0.10'],
+        'compat.example': ['::7f00:1'],
+        'nat64.example': ['2606:4700::1', '64:ff9b::a00:1'],
+      },
       {},
     );
     const error = await refusal(fetchPublicImage(url, opts(deps)));
     expect(error.status).toBe(400);
     expect(JSON.stringify(error.details)).toMatch(message);
     expect(connections).toEqual([]);
+  });
+
+  it.each([
+    ['connect EHOSTUNREACH ::7f00:1:3699', 'EHOSTUNREACH'],
+    ['getaddrinfo ENOTFOUND internal.corp.local', 'ENOTFOUND'],
+    ["Hostname/IP does not match certificate's altnames: IP: 10.0.0.7", 'ERR_TLS_CERT_ALTNAME_INVALID'],
+    ['write EPROTO 40E8A1B2:error:0A00010B:SSL routines:ssl3_get_record:wrong version number', 'EPROTO'],
+  ])('answers a network failure with a fixed message and reason, never the raw error: %s', async (raw, code) => {
+    const deps: PublicFetchDeps = {
+      resolve: async () => ['93.184.216.34'],
+      get: async () => {
+        throw Object.assign(new Error(raw), { code });
+      },
+    };
+    const error = await refusal(fetchPublicImage('https://img.example/a.png', opts(deps)));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe('Could not fetch sourceUrl');
+    expect(error.details).toEqual([{ path: 'sourceUrl', message: expect.any(String), reason: 'fetch_failed' }]);
+    const text = `${error.message} ${JSON.stringify(error.details)}`;
+    for (const leak of [raw, code, '7f00', '3699', '10.0.0.7', 'internal.corp', 'SSL'])
+      expect(text).not.toContain(leak);
+  });
+
+  it('gives every refusal a stable reason code', async () => {
+    const { deps } = network({ 'img.example': ['93.184.216.34'], 'lan.example': ['10.0.0.1'] }, {});
+    const reasons = [];
+    for (const url of [
+      'http://img.example/a',
+      'https://u:p@img.example/a',
+      'https://lan.example/a',
+      'https://x.example/a',
+      'https://img.example/404',
+    ]) {
+      const error = await refusal(fetchPublicImage(url, opts(deps)));
+      reasons.push((error.details as { reason: string }[])[0]?.reason);
+    }
+    expect(reasons).toEqual(['not_https', 'credentials', 'non_public_address', 'unresolvable', 'http_status']);
   });
 
   it('checks every redirect target again, and stops after 3 redirects', async () => {

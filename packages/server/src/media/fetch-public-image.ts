@@ -1,7 +1,10 @@
 import { lookup } from 'node:dns/promises';
 import { request } from 'node:https';
-import ipaddr from 'ipaddr.js';
-import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
+import { isIP } from 'node:net';
+import { ApiHttpError } from '../errors/api-http-error.js';
+import { isPublicAddress } from './public-address.js';
+
+export { isPublicAddress };
 
 export interface FetchedResponse {
   status: number;
@@ -25,17 +28,19 @@ export interface PublicFetchOptions {
   deps?: PublicFetchDeps | undefined;
 }
 
-const refuse = (message: string) => validationFailed([{ path: 'sourceUrl', message }]);
+/** Why a `sourceUrl` was not fetched; stable, for clients to branch on (`details[0].reason`). */
+export type SourceUrlRefusal =
+  | 'not_https'
+  | 'credentials'
+  | 'unresolvable'
+  | 'non_public_address'
+  | 'too_many_redirects'
+  | 'http_status'
+  | 'timeout'
+  | 'fetch_failed';
 
-/** Only global unicast addresses; IPv4-mapped IPv6 is judged as the IPv4 address it carries. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === 'unicast';
-}
+const refuse = (reason: SourceUrlRefusal, message: string) =>
+  new ApiHttpError(400, 'validation_error', 'Validation failed', [{ path: 'sourceUrl', message, reason }]);
 
 export const nodeFetchDeps: PublicFetchDeps = {
   async resolve(hostname) {
@@ -82,23 +87,27 @@ export async function fetchPublicImage(sourceUrl: string, options: PublicFetchOp
   try {
     let url = new URL(sourceUrl);
     for (let redirects = 0; ; redirects++) {
-      if (url.protocol !== 'https:') throw refuse('Only https:// URLs are fetched');
-      if (url.username || url.password) throw refuse('URLs with credentials are not fetched');
+      if (url.protocol !== 'https:') throw refuse('not_https', 'Only https:// URLs are fetched');
+      if (url.username || url.password) throw refuse('credentials', 'URLs with credentials are not fetched');
       const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      const addresses = ipaddr.isValid(hostname) ? [hostname] : await deps.resolve(hostname).catch(() => []);
-      if (addresses.length === 0) throw refuse(`Cannot resolve ${hostname}`);
-      if (!addresses.every(isPublicAddress))
-        throw refuse('The URL points at a private, loopback, link-local or otherwise non-public address');
+      const addresses = isIP(hostname) ? [hostname] : await deps.resolve(hostname).catch(() => []);
+      if (addresses.length === 0) throw refuse('unresolvable', `Cannot resolve ${hostname}`);
+      if (!addresses.every(isPublicAddress)) {
+        throw refuse(
+          'non_public_address',
+          'The URL points at a private, loopback, link-local or otherwise non-public address',
+        );
+      }
       const response = await deps.get(url, addresses[0] as string, controller.signal);
       if (response.status >= 300 && response.status < 400 && response.location) {
         response.destroy();
-        if (redirects >= maxRedirects) throw refuse(`More than ${maxRedirects} redirects`);
+        if (redirects >= maxRedirects) throw refuse('too_many_redirects', `More than ${maxRedirects} redirects`);
         url = new URL(response.location, url);
         continue;
       }
       if (response.status !== 200) {
         response.destroy();
-        throw refuse(`The URL answered HTTP ${response.status}`);
+        throw refuse('http_status', `The URL answered HTTP ${response.status}`);
       }
       const chunks: Uint8Array[] = [];
       let size = 0;
@@ -136,8 +145,15 @@ export async function fetchPublicImage(sourceUrl: string, options: PublicFetchOp
     }
   } catch (error) {
     if (error instanceof ApiHttpError) throw error;
-    if (controller.signal.aborted) throw refuse(`Fetching the URL took longer than ${timeoutMs / 1000} s`);
-    throw refuse(`Fetching the URL failed: ${(error as Error).message}`);
+    if (controller.signal.aborted) throw refuse('timeout', `Fetching the URL took longer than ${timeoutMs / 1000} s`);
+    // Socket and TLS errors name addresses and ports of the server's own network: never echo them.
+    throw new ApiHttpError(400, 'validation_error', 'Could not fetch sourceUrl', [
+      {
+        path: 'sourceUrl',
+        message: 'Could not fetch sourceUrl; check that it serves the image over https',
+        reason: 'fetch_failed',
+      },
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,9 +1,11 @@
 import type { Response } from 'express';
+import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterPostgres,
+  RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { ApiHttpError } from '../errors/api-http-error.js';
@@ -12,71 +14,172 @@ export interface RateLimitConfig {
   /** Requests each API key may make per window. */
   points: number;
   windowSeconds: number;
-  /** `memory` for one process (the embedded default); `postgres` shares counts across instances. */
-  store: 'memory' | 'postgres';
+  /** Failed authentications (missing, unknown, malformed, revoked keys; wrong admin tokens) per client address per window. */
+  failedAuthPoints: number;
+  /**
+   * `memory` for one process (the embedded default); `redis` (`REDIS_URL`) and `postgres` share counts
+   * across instances.
+   */
+  store: 'memory' | 'postgres' | 'redis';
+  /** `REDIS_URL`, for the `redis` store. */
+  redisUrl?: string | undefined;
+  /** Prefix of the Redis keys (tests isolate runs with it). */
+  redisKeyPrefix?: string | undefined;
 }
 
-export const DEFAULT_RATE_LIMIT: RateLimitConfig = { points: 1200, windowSeconds: 60, store: 'memory' };
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
+  points: 1200,
+  windowSeconds: 60,
+  failedAuthPoints: 60,
+  store: 'memory',
+};
 
 export interface KeyRateLimiter {
   readonly config: RateLimitConfig;
   /** Counts one request of `keyId`, sets the `RateLimit-*` headers, and throws 429 once over the limit. */
   consume(keyId: string, res: Response): Promise<void>;
+  /**
+   * Counts one failed authentication from `address` and sets its `RateLimit-*` headers; throws 429 once
+   * the address is over its limit (the caller otherwise answers with the authentication error).
+   */
+  countFailedAuth(address: string, res: Response): Promise<void>;
+  /** Closes the store's connection (Redis). */
+  close(): Promise<void>;
 }
 
-export async function createKeyRateLimiter(config: RateLimitConfig, db?: Knex): Promise<KeyRateLimiter> {
-  const options = { points: config.points, duration: config.windowSeconds, keyPrefix: 'vsf_api_key' };
-  let limiter: RateLimiterAbstract;
-  if (config.store === 'postgres') {
-    if (!db) throw new Error('The postgres rate-limit store needs the PostgreSQL database (DATABASE_URL)');
-    limiter = await new Promise<RateLimiterAbstract>((resolve, reject) => {
-      const created: RateLimiterAbstract = new RateLimiterPostgres(
-        { ...options, storeClient: db, storeType: 'knex', tableName: 'rate_limits' },
-        (error?: Error) => (error ? reject(error) : resolve(created)),
-      );
+async function createStore(
+  config: RateLimitConfig,
+  points: number,
+  keyPrefix: string,
+  db: Knex | undefined,
+  redis: Redis | undefined,
+): Promise<RateLimiterAbstract> {
+  const options = { points, duration: config.windowSeconds, keyPrefix };
+  if (config.store === 'redis' && redis) {
+    // Redis unreachable: fail open to the next store down rather than refuse every request. On
+    // PostgreSQL that store is shared, so the limit still holds across instances; on PGlite (one
+    // process) it is this process's memory.
+    const insuranceLimiter = db
+      ? await createStore({ ...config, store: 'postgres' }, points, keyPrefix, db, undefined)
+      : new RateLimiterMemory(options);
+    return new RateLimiterRedis({
+      ...options,
+      keyPrefix: `${config.redisKeyPrefix ?? 'vsf'}:${keyPrefix}`,
+      storeClient: redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter,
     });
-  } else {
-    limiter = new RateLimiterMemory(options);
   }
+  if (config.store !== 'postgres') return new RateLimiterMemory(options);
+  if (!db) throw new Error('The postgres rate-limit store needs the PostgreSQL database (DATABASE_URL)');
+  // Both buckets share migration 020's table; their rows differ by key prefix.
+  return new Promise<RateLimiterAbstract>((resolve, reject) => {
+    const created: RateLimiterAbstract = new RateLimiterPostgres(
+      { ...options, storeClient: db, storeType: 'knex', tableName: 'rate_limits' },
+      (error?: Error) => (error ? reject(error) : resolve(created)),
+    );
+  });
+}
 
+/** One counted bucket: `RateLimit-*` headers on every answer, 429 `rate_limited` with `Retry-After` over it. */
+function bucket(limiter: RateLimiterAbstract, points: number, windowSeconds: number, what: string) {
   const setHeaders = (res: Response, state: RateLimiterRes) => {
     res.set({
-      'RateLimit-Limit': String(config.points),
+      'RateLimit-Limit': String(points),
       'RateLimit-Remaining': String(Math.max(0, state.remainingPoints)),
       'RateLimit-Reset': String(Math.ceil(state.msBeforeNext / 1000)),
     });
   };
-
-  return {
-    config,
-    async consume(keyId, res) {
-      try {
-        setHeaders(res, await limiter.consume(keyId));
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        setHeaders(res, rejection);
-        const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-        throw new ApiHttpError(
-          429,
-          'rate_limited',
-          `Rate limit of ${config.points} requests per ${config.windowSeconds} s exceeded; retry after ${retryAfter} s`,
-          null,
-          { 'Retry-After': retryAfter },
-        );
-      }
-    },
+  return async (id: string, res: Response) => {
+    try {
+      setHeaders(res, await limiter.consume(id));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      setHeaders(res, rejection);
+      const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+      throw new ApiHttpError(
+        429,
+        'rate_limited',
+        `Rate limit of ${points} ${what} per ${windowSeconds} s exceeded; retry after ${retryAfter} s`,
+        null,
+        { 'Retry-After': retryAfter },
+      );
+    }
   };
 }
 
+/**
+ * Fails fast while disconnected (no offline queue, one try per command) so a request falls back to the
+ * insurance store at once instead of waiting; ioredis keeps reconnecting in the background.
+ */
+function connectRedis(url: string): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+  // Errors surface as fallbacks on the requests; without a listener ioredis would log each reconnect.
+  redis.on('error', () => {});
+  return redis;
+}
+
+function redisReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    // A refused first connection is not worth waiting out: start on the fallback, switch when it is up.
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
+}
+
+export async function createKeyRateLimiter(config: RateLimitConfig, db?: Knex): Promise<KeyRateLimiter> {
+  if (config.store === 'redis' && !config.redisUrl) throw new Error('The redis rate-limit store needs REDIS_URL');
+  const redis = config.store === 'redis' && config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  // Until Redis is ready every count goes to the fallback store, which on PGlite is this process's memory:
+  // give it a moment at start so instances share counts from their first request.
+  if (redis) await redisReady(redis, 2_000);
+  const perKey = await createStore(config, config.points, 'vsf_api_key', db, redis);
+  const perAddress = await createStore(config, config.failedAuthPoints, 'vsf_auth_failure', db, redis);
+  return {
+    config,
+    async close() {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+    consume: bucket(perKey, config.points, config.windowSeconds, 'requests'),
+    countFailedAuth: bucket(
+      perAddress,
+      config.failedAuthPoints,
+      config.windowSeconds,
+      'failed authentications from one address',
+    ),
+  };
+}
+
+const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number, meaning: string) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer (${meaning})`);
+  return value;
+};
+
 export function rateLimitFromEnv(env: NodeJS.ProcessEnv, hasPostgres: boolean): RateLimitConfig {
-  const points = Number(env.VSF_RATE_LIMIT ?? DEFAULT_RATE_LIMIT.points);
-  const windowSeconds = Number(env.VSF_RATE_LIMIT_WINDOW ?? DEFAULT_RATE_LIMIT.windowSeconds);
-  if (!Number.isInteger(points) || points < 1)
-    throw new Error('VSF_RATE_LIMIT must be a positive integer (requests per window)');
-  if (!Number.isInteger(windowSeconds) || windowSeconds < 1)
-    throw new Error('VSF_RATE_LIMIT_WINDOW must be a positive integer (seconds)');
-  const store = env.VSF_RATE_LIMIT_STORE ?? (hasPostgres ? 'postgres' : 'memory');
-  if (store !== 'memory' && store !== 'postgres') throw new Error('VSF_RATE_LIMIT_STORE must be memory or postgres');
+  const points = positiveInteger(env, 'VSF_RATE_LIMIT', DEFAULT_RATE_LIMIT.points, 'requests per window');
+  const windowSeconds = positiveInteger(env, 'VSF_RATE_LIMIT_WINDOW', DEFAULT_RATE_LIMIT.windowSeconds, 'seconds');
+  const failedAuthPoints = positiveInteger(
+    env,
+    'VSF_AUTH_FAILURE_LIMIT',
+    DEFAULT_RATE_LIMIT.failedAuthPoints,
+    'failed authentications per client address per window',
+  );
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  const store = env.VSF_RATE_LIMIT_STORE ?? (redisUrl ? 'redis' : hasPostgres ? 'postgres' : 'memory');
+  if (store !== 'memory' && store !== 'postgres' && store !== 'redis') {
+    throw new Error('VSF_RATE_LIMIT_STORE must be memory, postgres or redis');
+  }
   if (store === 'postgres' && !hasPostgres) throw new Error('VSF_RATE_LIMIT_STORE=postgres needs DATABASE_URL');
-  return { points, windowSeconds, store };
+  if (store === 'redis' && !redisUrl) throw new Error('VSF_RATE_LIMIT_STORE=redis needs REDIS_URL');
+  return { points, windowSeconds, failedAuthPoints, store, redisUrl };
 }

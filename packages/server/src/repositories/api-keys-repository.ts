@@ -84,7 +84,7 @@ export const apiKeysRepository = {
     return row ? toAdminKey(row) : undefined;
   },
 
-  // Read on every request with no cache, so revocation and the API switch apply to the very next request.
+  // Read when the verified-key cache misses (AuthService); changes reach the cache through migration 022's trigger.
   async findCredentialsByPrefix(db: Executor, prefix: string): Promise<KeyCredentials | undefined> {
     const row: (ApiKeyRow & { api_enabled: boolean }) | undefined = await db('api_keys')
       .join('teams', 'teams.id', 'api_keys.team_id')

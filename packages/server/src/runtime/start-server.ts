@@ -1,11 +1,12 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
-import { connectDatabase, type Database } from '../db/connect-database.js';
+import { connectDatabase, type Database, type PgliteInstance } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
+import { KEY_CHANGES_CHANNEL, listenForKeyChanges } from '../keys/key-change-listener.js';
+import { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 import { FileBlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import { S3BlobStore, s3OptionsFromEnv } from '../media/s3-blob-store.js';
 import { createMessagingProviders } from '../providers/messaging/messaging-config.js';
@@ -19,6 +20,8 @@ export interface RunningServer {
   database: Database;
   url: string;
   demo: DemoCredentials | undefined;
+  /** True when the database has no team at all after start (and no demo team was created). */
+  noTeams: boolean;
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -26,12 +29,16 @@ export interface RunningServer {
 export interface StartOptions {
   logger?: Logger;
   /** An already-open PGlite to use instead of `config.dataDir` (tests pass a migrated template). */
-  pglite?: PGlite;
+  pglite?: PgliteInstance;
   bootstrapDemo?: boolean;
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, { secrets: [config.adminToken] });
+  const s3 = s3OptionsFromEnv(process.env);
+  const s3Blobs = s3 ? new S3BlobStore(s3) : undefined;
+  // A wrong bucket, endpoint or key stops the start, before the database is touched, not the first upload.
+  await s3Blobs?.verifyBucket();
   const database = connectDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -46,19 +53,34 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     throw error;
   }
   const rateLimiter = await createKeyRateLimiter(config.rateLimit, database.knex);
-  const s3 = s3OptionsFromEnv(process.env);
-  const blobs = s3 ? new S3BlobStore(s3) : config.mediaDir ? new FileBlobStore(config.mediaDir) : new MemoryBlobStore();
+  const keyCache = new VerifiedKeyCache(config.keyCache);
+  // Several instances can share PostgreSQL: trust the cache only while hearing every key change. Embedded
+  // PGlite is one process; listening there still catches changes made in SQL beside the services.
+  const keyListener =
+    config.databaseUrl && keyCache.enabled
+      ? listenForKeyChanges(config.databaseUrl, keyCache, {
+          onError: (error) => logger.warn({ err: error }, 'key-change listener down; reading keys from the database'),
+        })
+      : undefined;
+  await keyListener?.ready;
+  const stopPgliteListener = database.pglite
+    ? await database.pglite.listen(KEY_CHANGES_CHANNEL, (payload) => keyCache.applyMessage(payload))
+    : undefined;
+  const blobs = s3Blobs ?? (config.mediaDir ? new FileBlobStore(config.mediaDir) : new MemoryBlobStore());
   const app = createApp({
     db: database.knex,
     adminToken: config.adminToken,
     logger,
     rateLimiter,
+    keyCache,
+    trustProxy: config.trustProxy,
     blobs,
     messaging: createMessagingProviders(config.messaging, logger),
     isReady: () => ready,
   });
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
   if (demo) app.locals.demoApiKey = demo.key;
+  const noTeams = !demo && (await app.locals.services.teams.countTeams()) === 0;
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
@@ -98,9 +120,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await keyListener?.close();
+      await stopPgliteListener?.().catch(() => {});
+      await rateLimiter.close();
       await database.close();
     })();
     return closing;
   };
-  return { app, server, database, url, demo, close };
+  return { app, server, database, url, demo, noTeams, close };
 }

@@ -1,7 +1,7 @@
 import type { Scope, ScopeRequirement } from '@vsf/contract';
 import { forbidden, unauthorized } from '../errors/api-http-error.js';
 import { parseApiKey, secretMatches } from '../keys/api-key-format.js';
-import { apiKeysRepository } from '../repositories/api-keys-repository.js';
+import { apiKeysRepository, type KeyCredentials } from '../repositories/api-keys-repository.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /** How stale `api_keys.last_used_at` may get: one write a minute per key at most. */
@@ -36,6 +36,20 @@ export class AuthService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /**
+   * The key's row and its team's API switch, from the verified-key cache when it holds them. Everything
+   * decided from them (secret, revocation, expiry, API switch) is still checked on every request.
+   */
+  private async credentials(prefix: string): Promise<KeyCredentials | undefined> {
+    const cache = this.deps.keyCache;
+    const cached = cache?.get(prefix);
+    if (cached) return cached;
+    const generation = cache?.snapshot() ?? 0;
+    const read = await apiKeysRepository.findCredentialsByPrefix(this.deps.db, prefix);
+    if (read && cache) cache.set(prefix, read, generation);
+    return read;
+  }
+
+  /**
    * Checks in the documented order: key present → known → not revoked → not expired → team API enabled.
    * Scopes are the endpoint's business and are checked after this.
    */
@@ -43,7 +57,7 @@ export class AuthService {
     if (!presented) throw unauthorized('API key required');
     const parsed = parseApiKey(presented);
     if (!parsed) throw unauthorized('Invalid API key');
-    const credentials = await apiKeysRepository.findCredentialsByPrefix(this.deps.db, parsed.prefix);
+    const credentials = await this.credentials(parsed.prefix);
     if (!credentials || !secretMatches(parsed.secret, credentials.secretHash)) throw unauthorized('Invalid API key');
     const { key } = credentials;
     const now = this.deps.now();
@@ -54,6 +68,7 @@ export class AuthService {
     // just read says it is fresh. The UPDATE re-checks, so concurrent requests still write once.
     if (!key.lastUsedAt || Date.parse(key.lastUsedAt) < now.getTime() - LAST_USED_RESOLUTION_MS) {
       await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now, LAST_USED_RESOLUTION_MS);
+      this.deps.keyCache?.touch(key.prefix, now.toISOString());
     }
     return {
       teamId: key.teamId,

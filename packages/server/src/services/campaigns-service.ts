@@ -1,28 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AudienceFilter,
-  type createCampaign,
-  type createCampaignAudience,
-  type createCampaignContentStep,
-  type createCampaignSend,
-  type EndpointBody,
-  type EndpointQuery,
-  type listCampaignAudienceMembers,
-  type listCampaignAudiences,
-  type listCampaignContentSteps,
-  type listCampaignSends,
-  type listCampaigns,
-  renderTemplate,
-  type StepContent,
-  type updateCampaign,
-  type updateCampaignAudience,
-  type updateCampaignContentStep,
-  type V1AudienceMember,
-  type V1Campaign,
-  type V1CampaignAudience,
-  type V1CampaignContentStep,
-  type V1CampaignSend,
-  type V1Customer,
+import type {
+  AudienceFilter,
+  createCampaign,
+  createCampaignAudience,
+  createCampaignContentStep,
+  createCampaignSend,
+  EndpointBody,
+  EndpointQuery,
+  listCampaignAudienceMembers,
+  listCampaignAudiences,
+  listCampaignContentSteps,
+  listCampaignSends,
+  listCampaigns,
+  StepContent,
+  updateCampaign,
+  updateCampaignAudience,
+  updateCampaignContentStep,
+  V1AudienceMember,
+  V1Campaign,
+  V1CampaignAudience,
+  V1CampaignContentStep,
+  V1CampaignSend,
+  V1Customer,
 } from '@vsf/contract';
 import type { Knex } from 'knex';
 import { conflict, notFound, validationFailed } from '../errors/api-http-error.js';
@@ -36,9 +35,15 @@ import {
 import { messagesTable } from '../repositories/communication-tables.js';
 import { customersTable, locationsTable } from '../repositories/tables.js';
 import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
+import type { AuthContext } from './auth-service.js';
 import { checkReferences } from './check-references.js';
 import { addressOf, CommunicationsService } from './communications-service.js';
 import { type DeliveryDeps, deliverMessage } from './message-delivery.js';
+import { renderedStepProblems, renderStepFor } from './render-step.js';
+import { stepSendProblems } from './send-readiness.js';
+
+/** At most this many recipients' problems are listed in one 400: enough to see the pattern. */
+const MAX_RECIPIENT_PROBLEMS = 20;
 
 const deleted = (id: string) => ({ id, deleted: true as const });
 const present = <T extends object>(body: T) =>
@@ -250,11 +255,12 @@ export class CampaignsService {
   }
 
   async createStep(
-    teamId: string,
+    auth: AuthContext,
     campaignId: string,
     body: EndpointBody<typeof createCampaignContentStep>,
   ): Promise<V1CampaignContentStep> {
     const db = this.deps.db;
+    const { teamId } = auth;
     await this.get(teamId, campaignId);
     let content: StepContent = { ...present(body.content ?? {}) };
     if (body.templateId) {
@@ -364,38 +370,41 @@ export class CampaignsService {
 
     const existing = await this.sendOfStep(teamId, step.id);
     if (existing?.status === 'completed') return existing;
-    const send = existing ?? (await this.startSend(teamId, campaignId, step, audience.id));
-    if (send.status === 'completed') return send;
+    // A draft step may be incomplete; sending it is where it must be whole (nothing written before this).
+    const incomplete = stepSendProblems(step.type, step.content);
+    if (incomplete.length > 0) throw validationFailed(incomplete);
 
     const recipients = await resolveAudience(db, teamId, audience.filter);
-    const messaged = new Set(
-      (await messagesTable
-        .scoped(db, teamId)
-        .where('communication_messages.campaign_send_id', send.id)
-        .pluck('communication_messages.customer_id')) as string[],
+    // Resuming an interrupted send: those it already messaged are done, whatever their rendering says now.
+    const done = existing ? await this.messagedIn(teamId, existing.id) : new Set<string>();
+    const outgoing = recipients
+      .filter((customer) => customer.allowsMarketing && addressOf(customer, step.type) && !done.has(customer.id))
+      .map((customer) => ({ customer, rendered: renderStepFor(step.type, step.content, customer) }));
+    const unsendable = outgoing.flatMap(({ customer, rendered }) =>
+      renderedStepProblems(customer.id, step.type, rendered),
     );
-    const content = step.content ?? {};
-    for (const customer of recipients) {
-      if (!customer.allowsMarketing || !addressOf(customer, step.type) || messaged.has(customer.id)) continue;
-      const values = {
-        firstName: customer.firstName,
-        lastName: customer.lastName,
-        fullName: `${customer.firstName} ${customer.lastName}`.trim(),
-        companyName: customer.companyName,
-        email: customer.email,
-        phone: customer.phone,
-      };
-      const render = (text: string | null | undefined) => (text ? renderTemplate(text, values) : null);
-      const thread = await this.communications.threadFor(teamId, customer.id, step.type, render(content.subject));
-      const draft = await this.communications.writeDraft(teamId, thread, {
-        body: render(content.body),
-        subject: render(content.subject),
-        htmlBody: step.type === 'email' ? render(content.htmlBody) : null,
-        campaignSendId: send.id,
-      });
+    if (unsendable.length > 0) throw validationFailed(unsendable.slice(0, MAX_RECIPIENT_PROBLEMS));
+
+    const send = existing ?? (await this.startSend(teamId, campaignId, step, audience.id));
+    if (send.status === 'completed') return send;
+    const messaged = await this.messagedIn(teamId, send.id);
+    for (const { customer, rendered } of outgoing) {
+      if (messaged.has(customer.id)) continue;
+      const thread = await this.communications.threadFor(teamId, customer.id, step.type, rendered.subject);
+      const draft = await this.communications.writeDraft(teamId, thread, { ...rendered, campaignSendId: send.id });
       await deliverMessage(this.deps, teamId, draft);
     }
     return this.finishSend(teamId, send.id, recipients.length);
+  }
+
+  /** The customers a send has written a message to so far. */
+  private async messagedIn(teamId: string, sendId: string): Promise<Set<string>> {
+    return new Set(
+      (await messagesTable
+        .scoped(this.deps.db, teamId)
+        .where('communication_messages.campaign_send_id', sendId)
+        .pluck('communication_messages.customer_id')) as string[],
+    );
   }
 
   private async sendOfStep(teamId: string, stepId: string): Promise<V1CampaignSend | undefined> {
@@ -470,9 +479,8 @@ export class CampaignsService {
   }
 }
 
+/** What a step may hold on its channel; whether it has enough to send is checked when it is sent. */
 function checkStepContent(type: 'email' | 'sms', content: StepContent) {
-  if (!content.body && !content.htmlBody)
-    throw validationFailed([{ path: 'content.body', message: 'The step has nothing to send: add content.body' }]);
   if (type === 'sms' && (content.subject || content.htmlBody))
     throw validationFailed([
       { path: 'content', message: 'SMS steps send only content.body; remove subject and htmlBody' },

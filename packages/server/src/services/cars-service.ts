@@ -3,6 +3,7 @@ import type { createCar, EndpointBody, EndpointQuery, listCars, updateCar, V1Car
 import { notFound } from '../errors/api-http-error.js';
 import { carsTable, customersTable, locationsTable } from '../repositories/tables.js';
 import type { ListResult } from '../repositories/team-scoped-table.js';
+import { applyPlacement, placementFromCarFields, planPlacement } from './car-placement.js';
 import { checkReferences, type Reference } from './check-references.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -26,17 +27,39 @@ export class CarsService {
     return car;
   }
 
+  /** Creates the car and, when it names a spot or zone, parks it there in the same transaction. */
   async create(teamId: string, body: EndpointBody<typeof createCar>): Promise<V1Car> {
     await checkReferences(this.deps.db, teamId, this.references(body));
-    return carsTable.insert(this.deps.db, teamId, { isForSale: false, ...body, id: randomUUID() }, this.deps.now());
+    const { parkingSpotId, parkingZoneId, ...fields } = body;
+    const placement = placementFromCarFields({ parkingSpotId, parkingZoneId });
+    const now = this.deps.now();
+    return this.deps.db.transaction(async (trx) => {
+      const car = await carsTable.insert(trx, teamId, { isForSale: false, ...fields, id: randomUUID() }, now);
+      if (!placement) return car;
+      const plan = await planPlacement(trx, teamId, car.id, placement, { at: now, atLabel: 'now', sameIsNoop: true });
+      await applyPlacement(trx, plan, now);
+      return (await carsTable.findById(trx, teamId, car.id)) as V1Car;
+    });
   }
 
+  /** Changes the fields sent; a changed spot or zone moves the car as a drop-off would, in one transaction. */
   async update(teamId: string, carId: string, body: EndpointBody<typeof updateCar>): Promise<V1Car> {
     if (!(await carsTable.exists(this.deps.db, teamId, carId))) throw notFound('Car');
     await checkReferences(this.deps.db, teamId, this.references(body));
-    const car = await carsTable.update(this.deps.db, teamId, carId, body, this.deps.now());
-    if (!car) throw notFound('Car');
-    return car;
+    const { parkingSpotId, parkingZoneId, ...fields } = body;
+    const placement = placementFromCarFields({ parkingSpotId, parkingZoneId });
+    const now = this.deps.now();
+    return this.deps.db.transaction(async (trx) => {
+      const plan =
+        placement === undefined
+          ? undefined
+          : await planPlacement(trx, teamId, carId, placement, { at: now, atLabel: 'now', sameIsNoop: true });
+      const car = await carsTable.update(trx, teamId, carId, fields, now);
+      if (!car) throw notFound('Car');
+      if (!plan || plan.target === undefined) return car;
+      await applyPlacement(trx, plan, now);
+      return (await carsTable.findById(trx, teamId, carId)) as V1Car;
+    });
   }
 
   private references(body: CarBody): Reference[] {

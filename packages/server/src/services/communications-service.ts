@@ -20,6 +20,7 @@ import { customersTable } from '../repositories/tables.js';
 import type { ListResult } from '../repositories/team-scoped-table.js';
 import { checkReferences } from './check-references.js';
 import { type DeliveryDeps, deliverMessage } from './message-delivery.js';
+import { messageSendProblems, type SendableContent } from './send-readiness.js';
 
 /** The customer's address on a channel, or a 400 saying what to add. */
 export function addressOf(customer: V1Customer, channel: CommunicationChannel): string | undefined {
@@ -133,6 +134,7 @@ export class CommunicationsService {
     body: EndpointBody<typeof createCommunicationMessage>,
   ): Promise<V1CommunicationMessage> {
     const thread = await this.getThread(teamId, threadId);
+    if (body.send) refuseUnsendable(thread.channel, body);
     const draft = await this.writeDraft(teamId, thread, body);
     return body.send ? ((await deliverMessage(this.deps, teamId, draft)) ?? draft) : draft;
   }
@@ -232,11 +234,20 @@ export class CommunicationsService {
 
   async sendMessage(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
     let message = await this.getMessage(teamId, threadId, id);
-    if (message.status === 'draft' || message.status === 'failed') message = await this.readdress(teamId, message);
+    if (message.status === 'draft' || message.status === 'failed') {
+      refuseUnsendable(message.channel, message);
+      message = await this.readdress(teamId, message);
+    }
     const delivered = message.status === 'sent' ? undefined : await deliverMessage(this.deps, teamId, message);
     if (delivered) return delivered;
     const now = await this.getMessage(teamId, threadId, id);
     if (now.status === 'sent') return now;
     throw conflict('The message is already with its provider; wait for it to be sent or fail');
   }
+}
+
+/** A draft may be incomplete; sending one that has nothing for its channel is a 400 that names what to add. */
+function refuseUnsendable(channel: CommunicationChannel, content: SendableContent): void {
+  const problems = messageSendProblems(channel, content);
+  if (problems.length > 0) throw validationFailed(problems);
 }

@@ -64,7 +64,7 @@ export function formValueProblems(fields: readonly V1FormField[], values: Record
     if (!byKey.has(key)) problems.push({ path: `values.${key}`, message: 'The form has no field with this key' });
   }
   for (const field of fields) {
-    const value = values[field.key];
+    const value = answerOf(values, field.key);
     if (isBlank(value)) {
       if (field.required) problems.push({ path: `values.${field.key}`, message: `${field.label} is required` });
       continue;
@@ -82,8 +82,13 @@ export function firstAnswerOfType(
   type: V1FormField['type'],
 ): string | undefined {
   for (const field of fields) {
-    const value = values[field.key];
+    const value = answerOf(values, field.key);
     if (field.type === type && typeof value === 'string' && value.trim() !== '') return value.trim();
   }
   return undefined;
+}
+
+/** The answer sent for `key`: only an own property, so a field named `constructor` is not answered by Object. */
+function answerOf(values: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(values, key) ? values[key] : undefined;
 }

@@ -12,6 +12,7 @@ import type {
   V1FormFieldInput,
   V1FormSubmission,
 } from '@vsf/contract';
+import { V1CustomerCreate } from '@vsf/contract';
 import { conflict, notFound, validationFailed } from '../errors/api-http-error.js';
 import { formSubmissionsTable, formsTable } from '../repositories/engagement-tables.js';
 import { customersTable } from '../repositories/tables.js';
@@ -31,14 +32,23 @@ const normalizeFields = (fields: readonly V1FormFieldInput[]): V1FormField[] =>
     options: f.options ?? null,
   }));
 
+/** Creating or updating a customer from a submission is a customers write: the key needs both scopes. */
+const CUSTOMER_SCOPES = ['read:customers', 'write:customers'] as const;
+
 /**
- * A new customer's names from what the respondent gave: the first word of the name and the rest, or,
- * without a name, the part of the email before `@` (the API requires a first name; a last name may be empty).
+ * The customer a submission would create, or undefined when it would not pass the API's own customer create
+ * schema: the first word of the respondent's name is `firstName` and the rest `lastName`, so a one-word
+ * name (or none) makes no customer rather than one with an empty last name that `PATCH /customers` refuses.
  */
-export function customerNamesFor(name: string | undefined, email: string): { firstName: string; lastName: string } {
-  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  if (words.length > 0) return { firstName: words[0] as string, lastName: words.slice(1).join(' ') };
-  return { firstName: email.slice(0, email.indexOf('@')) || email, lastName: '' };
+export function customerFromSubmission(
+  name: string | undefined,
+  email: string,
+  phone: string | undefined,
+): V1CustomerCreate | undefined {
+  const [firstName, ...rest] = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  const candidate = { firstName, lastName: rest.join(' '), email, phone: phone ?? null, isActive: true };
+  const parsed = V1CustomerCreate.safeParse(candidate);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export class FormsService {
@@ -90,10 +100,12 @@ export class FormsService {
     return { id, deleted: true as const };
   }
 
+  /** `scopes` are the calling key's: they decide whether the submission may find or create a customer. */
   async submit(
     teamId: string,
     formId: string,
     body: EndpointBody<typeof createFormSubmission>,
+    scopes: ReadonlySet<string>,
   ): Promise<V1FormSubmission> {
     const form = await this.get(teamId, formId);
     if (!form.isActive) throw conflict('The form is closed (isActive is false); reopen it to accept submissions');
@@ -105,7 +117,9 @@ export class FormsService {
     const name = body.respondentName;
     return this.deps.db.transaction(async (trx) => {
       const now = this.deps.now();
-      const customerId = email ? await this.customerFor(trx, teamId, email, name, phone, now) : null;
+      const mayTouchCustomers = CUSTOMER_SCOPES.every((scope) => scopes.has(scope));
+      const customerId =
+        email && mayTouchCustomers ? await this.customerFor(trx, teamId, email, name, phone, now) : null;
       return formSubmissionsTable.insert(
         trx,
         teamId,
@@ -126,7 +140,7 @@ export class FormsService {
     });
   }
 
-  /** The team's (oldest, not deleted) customer with this email, or a new one. */
+  /** The team's (oldest, not deleted) customer with this email, or a new one when the respondent makes a valid one. */
   private async customerFor(
     db: Executor,
     teamId: string,
@@ -134,7 +148,7 @@ export class FormsService {
     name: string | undefined,
     phone: string | undefined,
     now: Date,
-  ): Promise<string> {
+  ): Promise<string | null> {
     // Two submissions with a new email at once must not create two customers: serialize per team and email.
     await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`form-customer:${teamId}:${email.toLowerCase()}`]);
     const existing = await customersTable
@@ -147,12 +161,9 @@ export class FormsService {
       ])
       .first('customers.id');
     if (existing) return existing.id as string;
-    const customer = await customersTable.insert(
-      db,
-      teamId,
-      { id: randomUUID(), ...customerNamesFor(name, email), email, phone: phone ?? null, isActive: true },
-      now,
-    );
+    const fields = customerFromSubmission(name, email, phone);
+    if (!fields) return null;
+    const customer = await customersTable.insert(db, teamId, { isActive: true, ...fields, id: randomUUID() }, now);
     return customer.id;
   }
 

@@ -102,7 +102,8 @@ export class MarketingAssetsService {
         return toAsset(asset, media);
       });
     } catch (error) {
-      await this.deps.blobs.delete(storageKey);
+      // The caller needs the insert's error, not a cleanup failure of the store; a leftover blob harms nobody.
+      await this.deps.blobs.delete(storageKey).catch(() => undefined);
       throw error;
     }
   }
@@ -124,7 +125,8 @@ export class MarketingAssetsService {
       await mediaTable.delete(trx, teamId, id);
       return row;
     });
-    if (media) await this.deps.blobs.delete(media.storageKey);
+    // The delete is committed: a store that fails to drop the bytes must not turn it into an error.
+    if (media) await this.deps.blobs.delete(media.storageKey).catch(() => undefined);
     return { id, deleted: true as const };
   }
 

@@ -100,8 +100,16 @@ export class ParkingService {
     await checkReferences(this.deps.db, teamId, [
       { path: 'parkingZoneId', id: body.parkingZoneId, table: parkingZonesTable, resource: 'Parking zone' },
     ]);
-    return this.uniqueName(
-      async () => (await parkingSpotsTable.update(this.deps.db, teamId, id, body, this.deps.now())) as V1ParkingSpot,
+    return this.uniqueName(() =>
+      this.deps.db.transaction(async (trx) => {
+        // Locked as a placement locks it: a car cannot arrive between the check and the move.
+        const spot = await parkingSpotsTable.findById(trx, teamId, id, { forUpdate: true });
+        if (!spot) throw notFound('Parking spot');
+        if (body.parkingZoneId && body.parkingZoneId !== spot.parkingZoneId && spot.carId) {
+          throw conflict('A car is parked in this spot; move the car before moving the spot to another zone');
+        }
+        return (await parkingSpotsTable.update(trx, teamId, id, body, this.deps.now())) as V1ParkingSpot;
+      }),
     );
   }
 

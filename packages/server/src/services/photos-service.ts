@@ -43,6 +43,16 @@ export class PhotosService {
     return { records: result.records.map(toPhoto), total: result.total };
   }
 
+  async get(teamId: string, carId: string, photoId: string): Promise<V1CarPhoto> {
+    if (!(await carsTable.exists(this.deps.db, teamId, carId))) throw notFound('Car');
+    const row = await mediaTable
+      .scoped(this.deps.db, teamId)
+      .where({ 'media.id': photoId, 'media.car_id': carId, 'media.kind': 'car_photo' })
+      .first();
+    if (!row) throw notFound('Car photo');
+    return toPhoto(mediaTable.toRecord(row));
+  }
+
   async create(teamId: string, carId: string, body: EndpointBody<typeof createCarPhoto>): Promise<V1CarPhoto> {
     const db = this.deps.db;
     if (!(await carsTable.exists(db, teamId, carId))) throw notFound('Car');

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
+import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 
 export interface ServiceDeps {
   db: Knex;
   /** The server's clock; every timestamp the API returns and compares comes from it. */
   now: () => Date;
+  /** Verified keys kept in memory; every lookup reads the database when absent. */
+  keyCache?: VerifiedKeyCache | undefined;
 }

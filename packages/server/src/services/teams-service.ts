@@ -37,6 +37,8 @@ export class TeamsService {
   ): Promise<AdminTeam> {
     const team = await teamsRepository.update(this.deps.db, teamId, patch, this.deps.now());
     if (!team) throw notFound('Team');
+    // This instance's next request must see the change; other instances hear it from the database trigger.
+    this.deps.keyCache?.invalidateTeam(teamId);
     return team;
   }
 
@@ -72,12 +74,14 @@ export class TeamsService {
       patch.expiresAt === undefined ? undefined : patch.expiresAt === null ? null : new Date(patch.expiresAt);
     const key = await apiKeysRepository.update(this.deps.db, keyId, { name: patch.name, expiresAt }, this.deps.now());
     if (!key) throw notFound('API key');
+    this.deps.keyCache?.invalidateKey(key.prefix);
     return key;
   }
 
   async revokeKey(keyId: string): Promise<AdminKey> {
     const key = await apiKeysRepository.revoke(this.deps.db, keyId, this.deps.now());
     if (!key) throw notFound('API key');
+    this.deps.keyCache?.invalidateKey(key.prefix);
     return key;
   }
 

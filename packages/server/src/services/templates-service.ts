@@ -66,9 +66,7 @@ export class TemplatesService {
       ...current,
       ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),
     } as V1Template;
-    // The create rules, checked against the template as it would be saved.
-    if (!next.body && !next.htmlBody)
-      throw validationFailed([{ path: 'body', message: 'A template needs body or htmlBody' }]);
+    // The create rules, checked against the template as it would be saved; a draft may have no body yet.
     if (next.channel === 'sms' && (next.subject || next.htmlBody))
       throw validationFailed([
         { path: 'channel', message: 'SMS templates have only a body; clear subject and htmlBody' },

@@ -1,1 +1,2 @@
+export * from './s3-test-server.js';
 export * from './start-test-server.js';

@@ -1,6 +1,8 @@
 import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
 import type { Knex } from 'knex';
 import type { ServerConfig } from '../config.js';
+import type { TrustProxy } from '../http/trust-proxy.js';
+import { DEFAULT_KEY_CACHE } from '../keys/verified-key-cache.js';
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { type MessagingConfig, OUTBOX_MESSAGING } from '../providers/messaging/messaging-config.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from '../rate-limit/key-rate-limiter.js';
@@ -16,6 +18,8 @@ export interface TestServerOptions {
   rateLimit?: Partial<RateLimitConfig>;
   /** Email and SMS providers; the local outbox by default. */
   messaging?: MessagingConfig;
+  /** `VSF_TRUST_PROXY`; none by default. */
+  trustProxy?: TrustProxy;
 }
 
 export interface TestServer {
@@ -55,7 +59,10 @@ export function testServerConfig(overrides: Partial<ServerConfig> = {}): ServerC
     adminToken: undefined,
     mediaDir: undefined,
     logLevel: 'silent',
-    rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000 },
+    rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, failedAuthPoints: 100_000 },
+    keyCache: DEFAULT_KEY_CACHE,
+    trustProxy: false,
+    demo: undefined,
     messaging: OUTBOX_MESSAGING,
     ...overrides,
   };
@@ -73,7 +80,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     testServerConfig({
       databaseUrl,
       adminToken,
-      rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, ...options.rateLimit },
+      rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, failedAuthPoints: 100_000, ...options.rateLimit },
+      ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
       messaging: options.messaging ?? OUTBOX_MESSAGING,
     }),
     { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },

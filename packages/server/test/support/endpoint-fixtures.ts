@@ -74,6 +74,23 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
     },
   ],
   [
+    'carEventId',
+    async (api, ids) => {
+      const res = await api('GET', `/cars/${ids.carId}/events`, { query: { activityType: 'drop_off' } });
+      return (res.body as { data: { id: string }[] }).data[0]?.id as string;
+    },
+  ],
+  [
+    'photoId',
+    (api, ids) =>
+      created(api, `/cars/${ids.carId}/photos`, {
+        sessionId: ids.sessionId,
+        filename: 'fixture.png',
+        contentType: 'image/png',
+        base64: TINY_PNG,
+      }),
+  ],
+  [
     'appointmentTypeId',
     async (api, _ids) =>
       created(api, '/appointment-types', { name: 'Fixture pick-up', eventTypeId: await eventTypeIdOf(api, 'pick_up') }),
@@ -147,10 +164,12 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   getParkingAssignment: {},
   createCarEvent: { body: { activityType: 'inspection', notes: 'fixture' } },
   listCarEvents: {},
+  getCarEvent: {},
   createCarPhoto: {
     body: { sessionId: '{{sessionId}}', filename: 'f.png', contentType: 'image/png', base64: TINY_PNG },
   },
   listCarPhotos: {},
+  getCarPhoto: {},
   createAppointment: {
     body: {
       eventType: 'facility_walkthrough',
@@ -191,6 +210,10 @@ export function fillIds(value: unknown, ids: Record<string, string>): unknown {
 /** One record of every kind the factories know, owned by the key's team. */
 export async function createWorld(api: ApiCaller): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  for (const [param, factory] of recordFactories) ids[param] = await factory(api, ids);
+  for (const [param, factory] of recordFactories) {
+    // Path parameters name record kinds across the whole API: one name, one kind.
+    if (param in ids) throw new Error(`two record factories for ${param}; give one path parameter another name`);
+    ids[param] = await factory(api, ids);
+  }
   return ids;
 }

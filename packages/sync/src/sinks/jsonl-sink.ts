@@ -5,6 +5,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -26,9 +27,14 @@ interface ResourceFile {
  * per change) for pipelines. The index and state are rewritten atomically (temp file + rename) after
  * the page's lines are appended, so a crash can repeat lines but never lose one.
  */
+/** Where an id's latest line is in the log: byte offset, byte length, its record's `updatedAt`. */
+type LogEntry = [start: number, length: number, updatedAt: string];
+
 export class JsonlSink implements Sink {
   readonly kind = 'jsonl';
   private locked = false;
+  /** Per resource, built on first read and dropped on every write. */
+  private readonly logIndexes = new Map<string, Map<string, LogEntry>>();
 
   constructor(private readonly dir: string) {}
 
@@ -94,6 +100,7 @@ export class JsonlSink implements Sink {
       data.index[id] = [kept, checkpoint.runId];
     }
     if (lines.length > 0) appendFileSync(this.file(resource, '.jsonl'), `${lines.join('\n')}\n`);
+    this.logIndexes.delete(resource.name);
     data.state = { watermark: data.state.watermark, checkpoint };
     this.save(resource, data);
     return { upserted: lines.length };
@@ -117,6 +124,7 @@ export class JsonlSink implements Sink {
           `${gone.map(([id]) => JSON.stringify({ op: 'delete', id, syncedAt: now })).join('\n')}\n`,
         );
         for (const [id] of gone) delete data.index[id];
+        this.logIndexes.delete(resource.name);
         deleted = gone.length;
       }
     }
@@ -141,6 +149,85 @@ export class JsonlSink implements Sink {
       }
     }
     return [...latest.values()].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+  }
+
+  async hasMirror(resource: ResourceSpec): Promise<boolean> {
+    return existsSync(this.file(resource, '.state.json')) || existsSync(this.file(resource, '.jsonl'));
+  }
+
+  async countRows(resource: ResourceSpec): Promise<number> {
+    return this.logIndex(resource).size;
+  }
+
+  async readByIds(resource: ResourceSpec, ids: string[]): Promise<Record<string, unknown>[]> {
+    const index = this.logIndex(resource);
+    const wanted = ids.map((id) => index.get(id)).filter((entry): entry is LogEntry => entry !== undefined);
+    if (wanted.length === 0) return [];
+    const fd = openSync(this.file(resource, '.jsonl'), 'r');
+    try {
+      return wanted.map(([start, length]) => {
+        const line = Buffer.alloc(length);
+        readSync(fd, line, 0, length, start);
+        return (JSON.parse(line.toString('utf8')) as { record: Record<string, unknown> }).record;
+      });
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  async idsAfter(resource: ResourceSpec, after: string | null, limit: number): Promise<string[]> {
+    const ids = [...this.logIndex(resource).keys()].sort();
+    const from = after === null ? 0 : ids.findIndex((id) => id > after);
+    return from === -1 ? [] : ids.slice(from, from + limit);
+  }
+
+  /**
+   * Id → where its latest record is in the log, folded as `readAll` folds it, in one pass over the log
+   * read 1 MiB at a time: records stay on disk and are read back by offset, so only the positions are
+   * held in memory. A last line without its newline (a crash mid-append) is left out, as the next run
+   * writes it again.
+   */
+  private logIndex(resource: ResourceSpec): Map<string, LogEntry> {
+    const cached = this.logIndexes.get(resource.name);
+    if (cached) return cached;
+    const index = new Map<string, LogEntry>();
+    const path = this.file(resource, '.jsonl');
+    if (existsSync(path)) {
+      const fd = openSync(path, 'r');
+      try {
+        const chunk = Buffer.alloc(1 << 20);
+        let carry = Buffer.alloc(0);
+        let carryStart = 0;
+        for (let position = 0; ; ) {
+          const read = readSync(fd, chunk, 0, chunk.length, position);
+          if (read === 0) break;
+          position += read;
+          const buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+          let lineStart = 0;
+          for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, lineStart)) {
+            if (end > lineStart) this.indexLine(index, buffer.subarray(lineStart, end), carryStart + lineStart);
+            lineStart = end + 1;
+          }
+          carry = Buffer.from(buffer.subarray(lineStart));
+          carryStart += lineStart;
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    this.logIndexes.set(resource.name, index);
+    return index;
+  }
+
+  private indexLine(index: Map<string, LogEntry>, line: Buffer, start: number): void {
+    const entry = JSON.parse(line.toString('utf8')) as { op: string; id: string; record?: { updatedAt?: unknown } };
+    if (entry.op === 'delete') {
+      index.delete(entry.id);
+      return;
+    }
+    const updatedAt = String(entry.record?.updatedAt ?? '');
+    const current = index.get(entry.id);
+    if (!current || updatedAt >= current[2]) index.set(entry.id, [start, line.length, updatedAt]);
   }
 
   async close(): Promise<void> {

@@ -20,8 +20,19 @@ export interface ResourceState {
   checkpoint: Checkpoint | null;
 }
 
+/** Reads a mirror a page at a time without changing it: what `verify` compares with the server. */
+export interface MirrorReader {
+  /** False until a sync has created this resource's mirror. */
+  hasMirror(resource: ResourceSpec): Promise<boolean>;
+  countRows(resource: ResourceSpec): Promise<number>;
+  /** The mirrored rows among `ids`, as API records (any order; absent ids are left out). */
+  readByIds(resource: ResourceSpec, ids: string[]): Promise<Record<string, unknown>[]>;
+  /** Up to `limit` mirrored ids after `after` (all when null), ascending: one keyset page. */
+  idsAfter(resource: ResourceSpec, after: string | null, limit: number): Promise<string[]>;
+}
+
 /** Where a mirror lives. Every write of a page and its checkpoint is atomic. */
-export interface Sink {
+export interface Sink extends MirrorReader {
   readonly kind: string;
   /** Creates or migrates the tables of these resources and the state table. */
   prepare(resources: ResourceSpec[]): Promise<void>;

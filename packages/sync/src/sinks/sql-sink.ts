@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Knex } from 'knex';
 import type { ColumnSpec, ResourceSpec } from '../resources.js';
@@ -325,19 +326,50 @@ export class SqlSink implements Sink {
   async readAll(resource: ResourceSpec): Promise<Record<string, unknown>[]> {
     const db = await this.knex();
     const rows: Record<string, unknown>[] = await db(resource.name).orderBy('id');
-    return rows.map((row) => {
-      const record: Record<string, unknown> = {};
-      for (const c of resource.columns) {
-        const value = row[c.column];
-        if (value === null || value === undefined) record[c.field] = null;
-        else if (c.kind === 'json') record[c.field] = typeof value === 'string' ? JSON.parse(value) : value;
-        else if (c.kind === 'boolean') record[c.field] = Boolean(value);
-        else if (c.kind === 'timestamp') record[c.field] = new Date(value as string).toISOString();
-        else if (c.kind === 'integer' || c.kind === 'number') record[c.field] = Number(value);
-        else record[c.field] = value;
-      }
-      return record;
-    });
+    return rows.map((row) => this.toRecord(resource, row));
+  }
+
+  async hasMirror(resource: ResourceSpec): Promise<boolean> {
+    // Opening a missing SQLite file would create it: a read-only caller must find nothing instead.
+    const filename = (this.config.connection as { filename?: string } | undefined)?.filename;
+    if (this.kind === 'sqlite' && filename && !this.connection && !existsSync(filename)) return false;
+    const db = await this.knex();
+    return (await db.schema.hasTable(resource.name)) && (await db.schema.hasColumn(resource.name, 'synced_run'));
+  }
+
+  async countRows(resource: ResourceSpec): Promise<number> {
+    const db = await this.knex();
+    const row = await db(resource.name).count({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
+  async readByIds(resource: ResourceSpec, ids: string[]): Promise<Record<string, unknown>[]> {
+    if (ids.length === 0) return [];
+    const db = await this.knex();
+    const rows: Record<string, unknown>[] = await db(resource.name).whereIn('id', ids);
+    return rows.map((row) => this.toRecord(resource, row));
+  }
+
+  async idsAfter(resource: ResourceSpec, after: string | null, limit: number): Promise<string[]> {
+    const db = await this.knex();
+    const query = db(resource.name).select('id').orderBy('id').limit(limit);
+    if (after !== null) query.where('id', '>', after);
+    return (await query).map((row: { id: unknown }) => String(row.id));
+  }
+
+  /** A stored row as the API record it came from. */
+  private toRecord(resource: ResourceSpec, row: Record<string, unknown>): Record<string, unknown> {
+    const record: Record<string, unknown> = {};
+    for (const c of resource.columns) {
+      const value = row[c.column];
+      if (value === null || value === undefined) record[c.field] = null;
+      else if (c.kind === 'json') record[c.field] = typeof value === 'string' ? JSON.parse(value) : value;
+      else if (c.kind === 'boolean') record[c.field] = Boolean(value);
+      else if (c.kind === 'timestamp') record[c.field] = new Date(value as string).toISOString();
+      else if (c.kind === 'integer' || c.kind === 'number') record[c.field] = Number(value);
+      else record[c.field] = value;
+    }
+    return record;
   }
 
   async close(): Promise<void> {

@@ -35,6 +35,13 @@ export interface ChaosOptions {
   maxDelayMs?: number;
   /** Relative weight of each fault; a kind left out is never injected. */
   weights?: Partial<Record<FaultKind, number>>;
+  /**
+   * Faults for the first eligible requests, in this order, before any random ones: a scripted outage
+   * (`['reset-before-response', 'status-503', 'status-429']` is three failures in a row).
+   */
+  script?: FaultKind[];
+  /** `Retry-After` of injected 429s and 503s, in seconds; default a random 0 or 1. */
+  retryAfterSeconds?: number;
 }
 
 export interface ChaosStats {
@@ -81,7 +88,9 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
   };
   const sockets = new Set<Socket>();
 
+  const script = [...(options.script ?? [])];
   const pickFault = (): FaultKind | undefined => {
+    if (script.length > 0) return script.shift();
     if (kinds.length === 0 || random() >= options.faultRate) return undefined;
     let roll = random() * totalWeight;
     for (const kind of kinds) {
@@ -135,7 +144,8 @@ export async function startChaosProxy(options: ChaosOptions): Promise<ChaosProxy
       case 'status-429': {
         const status = Number(fault.slice('status-'.length));
         // 500 and 502 carry no Retry-After, so the client's own backoff is exercised too.
-        const retryAfter = status === 429 || status === 503 ? { 'retry-after': String(Math.floor(random() * 2)) } : {};
+        const seconds = options.retryAfterSeconds ?? Math.floor(random() * 2);
+        const retryAfter = status === 429 || status === 503 ? { 'retry-after': String(seconds) } : {};
         req.resume();
         res.writeHead(status, { 'content-type': 'application/json', ...retryAfter });
         res.end(JSON.stringify({ error: `chaos proxy: injected ${status}`, code: 'chaos', details: null }));

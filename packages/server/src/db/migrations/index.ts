@@ -8,6 +8,8 @@ import * as communications from './011-communications.js';
 import * as campaigns from './012-campaigns.js';
 import * as engagement from './013-engagement.js';
 import * as unloggedRateLimits from './020-unlogged-rate-limits.js';
+import * as parkingIntegrity from './021-parking-integrity.js';
+import * as keyChangeNotify from './022-key-change-notify.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
 const migrations: Record<string, Knex.Migration> = {
@@ -19,6 +21,8 @@ const migrations: Record<string, Knex.Migration> = {
   '012-campaigns': campaigns,
   '013-engagement': engagement,
   '020-unlogged-rate-limits': unloggedRateLimits,
+  '021-parking-integrity': parkingIntegrity,
+  '022-key-change-notify': keyChangeNotify,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

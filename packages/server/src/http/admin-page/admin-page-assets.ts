@@ -9,10 +9,10 @@ export interface AdminPageAsset {
 }
 
 /** The page's files, by name under `/admin/assets/`. Written by hand, served as they are: nothing to build. */
-const ASSET_TYPES: Record<string, string> = {
-  'admin-page.js': 'text/javascript; charset=utf-8',
-  'admin-page.css': 'text/css; charset=utf-8',
-};
+const ASSET_TYPES: ReadonlyMap<string, string> = new Map([
+  ['admin-page.js', 'text/javascript; charset=utf-8'],
+  ['admin-page.css', 'text/css; charset=utf-8'],
+]);
 
 const loaded = new Map<string, Promise<AdminPageAsset>>();
 
@@ -21,7 +21,8 @@ const loaded = new Map<string, Promise<AdminPageAsset>>();
  * `undefined`, so a request can never reach other files next to them.
  */
 export function adminPageAsset(name: string): Promise<AdminPageAsset> | undefined {
-  const contentType = ASSET_TYPES[name];
+  // A Map, not an object: `__proto__`, `constructor` or `toString` must be as unknown as any other name.
+  const contentType = ASSET_TYPES.get(name);
   if (!contentType) return undefined;
   let asset = loaded.get(name);
   if (!asset) {

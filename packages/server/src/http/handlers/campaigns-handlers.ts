@@ -42,7 +42,7 @@ export const campaignsHandlers: HandlerMap<CampaignsEndpoints> = {
     data: await services.campaigns.getStep(auth.teamId, params.campaignId, params.contentStepId),
   }),
   createCampaignContentStep: async ({ auth, params, body, services }) => ({
-    data: await services.campaigns.createStep(auth.teamId, params.campaignId, body),
+    data: await services.campaigns.createStep(auth, params.campaignId, body),
   }),
   updateCampaignContentStep: async ({ auth, params, body, services }) => ({
     data: await services.campaigns.updateStep(auth.teamId, params.campaignId, params.contentStepId, body),

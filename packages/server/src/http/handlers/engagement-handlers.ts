@@ -13,7 +13,7 @@ export const engagementHandlers: HandlerMap<EngagementEndpoints> = {
     data: await services.forms.delete(auth.teamId, params.formId),
   }),
   createFormSubmission: async ({ auth, params, body, services }) => ({
-    data: await services.forms.submit(auth.teamId, params.formId, body),
+    data: await services.forms.submit(auth.teamId, params.formId, body, auth.scopes),
   }),
   listFormSubmissions: async ({ auth, params, query, services }) =>
     listBody(query, await services.forms.listSubmissions(auth.teamId, params.formId, query)),

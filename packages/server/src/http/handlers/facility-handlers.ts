@@ -40,12 +40,18 @@ export const facilityHandlers: HandlerMap<FacilityEndpoints> = {
   }),
 
   createCarEvent: async ({ auth, params, body, services }) => ({
-    data: await services.carEvents.create(auth, params.carId, body),
+    data: await services.carEvents.create(auth.teamId, params.carId, body),
+  }),
+  getCarEvent: async ({ auth, params, services }) => ({
+    data: await services.carEvents.get(auth.teamId, params.carId, params.carEventId),
   }),
   listCarEvents: async ({ auth, params, query, services }) =>
     listBody(query, await services.carEvents.list(auth.teamId, params.carId, query)),
   createCarPhoto: async ({ auth, params, body, services }) => ({
     data: await services.photos.create(auth.teamId, params.carId, body),
+  }),
+  getCarPhoto: async ({ auth, params, services }) => ({
+    data: await services.photos.get(auth.teamId, params.carId, params.photoId),
   }),
   listCarPhotos: async ({ auth, params, query, services }) =>
     listBody(query, await services.photos.list(auth.teamId, params.carId, query)),

@@ -1,0 +1,106 @@
+import type { V1ParkingSpot, V1ParkingZone } from '@vsf/sdk';
+import type { Command } from 'commander';
+import { createClient, type GlobalOptions } from '../lib/context.js';
+import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
+import { type Column, printJson, printRecords } from '../lib/output.js';
+import { parseAssignments } from '../lib/request-fields.js';
+import { resolveLocation, resolveZone } from '../lib/resolve-records.js';
+
+const zoneColumns: Column<V1ParkingZone>[] = [
+  { header: 'ID', value: (z) => z.id },
+  { header: 'NAME', value: (z) => z.name },
+  { header: 'CAPACITY', value: (z) => z.capacity },
+  { header: 'ACTIVE', value: (z) => (z.isActive ? 'yes' : 'no') },
+];
+
+type SpotRow = V1ParkingSpot & { zoneName: string | null };
+const spotColumns: Column<SpotRow>[] = [
+  { header: 'ID', value: (s) => s.id },
+  { header: 'NAME', value: (s) => s.name },
+  { header: 'ZONE', value: (s) => s.zoneName ?? s.parkingZoneId },
+  { header: 'CAR', value: (s) => s.carId },
+];
+
+const collectPairs = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerParkingCommands(program: Command): void {
+  const parking = program.command('parking').description('Parking zones and spots');
+  const zones = parking.command('zones').description('Parking zones');
+  pageFlags(zones.command('list').description('List parking zones'))
+    .addHelpText('after', '\nExample:\n  vsf parking zones list --json')
+    .action(async (o: ListOptions, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const client = createClient(g);
+      const rows = await fetchListed(
+        o,
+        g,
+        (q) => client.parking.zones.list(q),
+        (q) => client.parking.zones.listAll(q),
+      );
+      printRecords(rows, zoneColumns, g);
+    });
+  zones
+    .command('create')
+    .description('Create a parking zone')
+    .requiredOption('--name <name>', 'the zone’s name, e.g. "Hall A"')
+    .option('--location <location>', 'location id or name')
+    .option('--set <field=value>', 'another field (capacity, description, isActive), repeatable', collectPairs)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf parking zones create --name "Hall A"\n  vsf parking zones create --name "Hall B" --location "North Warehouse" --set capacity=40',
+    )
+    .action(async (o: { name: string; location?: string; set?: string[] }, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const fields = parseAssignments(o.set ?? [], 'createParkingZone', 'parking zones create');
+      const client = createClient(g);
+      const location = o.location ? await resolveLocation(client, o.location) : undefined;
+      const zone = await client.parking.zones.create({
+        ...fields,
+        name: o.name,
+        ...(location ? { locationId: location.id } : {}),
+      });
+      if (g.json) printJson(zone);
+      else printRecords([zone], zoneColumns, g);
+    });
+
+  const spots = parking.command('spots').description('Parking spots');
+  pageFlags(spots.command('list').description('List parking spots with their zone’s name'))
+    .option('--free', 'only spots without a car')
+    .option('--zone <zone>', 'only the spots of one zone (id or name)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf parking spots list --free\n  vsf parking spots list --zone "Hall A" --all --json',
+    )
+    .action(async (o: ListOptions & { free?: boolean; zone?: string }, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const client = createClient(g);
+      const zone = o.zone ? await resolveZone(client, o.zone) : undefined;
+      const filter = { ...(o.free ? { occupied: false } : {}), ...(zone ? { parkingZoneId: zone.id } : {}) };
+      const spotsFound = await fetchListed(
+        o,
+        g,
+        (q) => client.parking.spots.list({ ...filter, ...q }),
+        (q) => client.parking.spots.listAll({ ...filter, ...q }),
+      );
+      // Zones are few; one pass over them names every spot's zone without a request per spot.
+      const zoneNames = new Map<string, string>();
+      if (spotsFound.length > 0) for await (const z of client.parking.zones.listAll()) zoneNames.set(z.id, z.name);
+      const rows: SpotRow[] = spotsFound.map((s) => ({ ...s, zoneName: zoneNames.get(s.parkingZoneId) ?? null }));
+      printRecords(rows, spotColumns, g);
+    });
+  spots
+    .command('create')
+    .description('Create a parking spot in a zone')
+    .requiredOption('--name <label>', 'the label staff use, e.g. A-12')
+    .requiredOption('--zone <zone>', 'zone id or name')
+    .addHelpText('after', '\nExample:\n  vsf parking spots create --name A-12 --zone "Hall A"')
+    .action(async (o: { name: string; zone: string }, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const client = createClient(g);
+      const zone = await resolveZone(client, o.zone);
+      const spot = await client.parking.spots.create({ name: o.name, parkingZoneId: zone.id });
+      const row: SpotRow = { ...spot, zoneName: zone.name };
+      if (g.json) printJson(row);
+      else printRecords([row], spotColumns, g);
+    });
+}

@@ -1,0 +1,108 @@
+import { type ResourceVerification, sdkPageSource, verify } from '@vsf/sync';
+import type { Command } from 'commander';
+import { createClient, type GlobalOptions } from '../lib/context.js';
+import { EXIT } from '../lib/exit-codes.js';
+import { seconds, wholeNumber } from '../lib/option-parsers.js';
+import { type Column, printJson, renderTable } from '../lib/output.js';
+import {
+  addMirrorFlags,
+  describeRetries,
+  type MirrorFlags,
+  openMirror,
+  retryOptions,
+  subcommandOptions,
+} from '../lib/sync-flags.js';
+
+interface VerifyFlags extends MirrorFlags {
+  lookback: number;
+  maxIds: number;
+}
+
+const columns: Column<ResourceVerification>[] = [
+  { header: 'RESOURCE', value: (r) => r.resource },
+  { header: 'STATUS', value: (r) => r.status },
+  { header: 'SERVER', value: (r) => r.serverCount },
+  { header: 'MIRROR', value: (r) => r.mirrorCount },
+  { header: 'MISSING', value: (r) => r.missing.count },
+  { header: 'EXTRA', value: (r) => r.extra.count },
+  { header: 'DIFFERENT', value: (r) => r.different.count },
+  { header: 'PENDING', value: (r) => r.pending },
+  {
+    header: 'ERROR',
+    value: (r) =>
+      r.error ??
+      (r.status === 'skipped'
+        ? ''
+        : !r.watermark
+          ? 'never synced'
+          : r.interrupted
+            ? 'a run is under way or was interrupted: vsf sync resumes it'
+            : ''),
+  },
+];
+
+/** The rows behind the counts, one line each, e.g. `cars: different 5c1e… (color, mileage)`. */
+function driftLines(r: ResourceVerification): string[] {
+  const more = (shown: number, count: number) => (count > shown ? [`${r.resource}: … and ${count - shown} more`] : []);
+  return [
+    ...r.missing.ids.map((id) => `${r.resource}: missing ${id}`),
+    ...more(r.missing.ids.length, r.missing.count),
+    ...r.extra.ids.map((id) => `${r.resource}: extra ${id}`),
+    ...more(r.extra.ids.length, r.extra.count),
+    ...r.different.rows.map((d) => `${r.resource}: different ${d.id} (${d.fields.join(', ')})`),
+    ...more(r.different.rows.length, r.different.count),
+  ];
+}
+
+export function registerSyncVerifyCommand(sync: Command): void {
+  const command = sync
+    .command('verify')
+    .description('Compare the mirror with the server, changing neither: exit 0 if they match, 1 on any drift')
+    .option(
+      '--lookback <seconds>',
+      'also count rows changed this long before the last sync started as pending, not drift',
+      seconds,
+      0,
+    )
+    .option('--max-ids <n>', 'ids listed per kind of drift and resource', wholeNumber(0), 20);
+  addMirrorFlags(command)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf sync verify                              # ./vsf-mirror.db against the server\n  vsf sync verify --to postgres://localhost/mirror --resources cars\n  vsf sync verify --json --quiet               # for monitoring: exit 1 on drift',
+    )
+    .action(async (_flags: VerifyFlags, cmd: Command) => {
+      const o = subcommandOptions<VerifyFlags>(cmd);
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const client = createClient(globals);
+      const sink = openMirror(o.to);
+      try {
+        const result = await verify({
+          source: sdkPageSource(client),
+          sink,
+          resources: o.resources,
+          lookbackMs: o.lookback * 1000,
+          maxIds: o.maxIds,
+          retry: retryOptions(o),
+        });
+        if (globals.json) printJson({ to: o.to, ...result });
+        else {
+          process.stdout.write(renderTable(result.resources, columns));
+          for (const r of result.resources) for (const line of driftLines(r)) process.stdout.write(`${line}\n`);
+          if (result.retries.total > 0) process.stdout.write(`${describeRetries(result.retries)}\n`);
+          if (!globals.quiet) {
+            process.stderr.write(
+              result.drift
+                ? 'Drift found. `vsf sync --full` fetches missing and changed rows again; with --prune it also drops extra ones.\n'
+                : result.ok
+                  ? 'The mirror matches the server.\n'
+                  : '',
+            );
+          }
+        }
+        if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
+        if (!result.ok) process.exitCode = result.stopReason === 'key-refused' ? EXIT.auth : EXIT.failure;
+      } finally {
+        await sink.close();
+      }
+    });
+}

@@ -1,0 +1,39 @@
+import { ConnectionError, TimeoutError, VsfError } from '@vsf/sdk';
+import { describe, expect, it } from 'vitest';
+import { describeError } from './handle-error.js';
+import { networkCause } from './network-cause.js';
+
+const fetchFailed = (cause: unknown) =>
+  new ConnectionError('GET http://x/api/v1/cars failed: fetch failed', {
+    cause: new TypeError('fetch failed', { cause }),
+  });
+const sysError = (code: string) => Object.assign(new Error(`${code} 127.0.0.1:3000`), { code });
+
+describe('networkCause', () => {
+  it('names the system cause undici nests under "fetch failed"', () => {
+    expect(networkCause(fetchFailed(sysError('ECONNREFUSED')))).toBe('connection refused');
+    expect(networkCause(fetchFailed(sysError('ENOTFOUND')))).toBe('host not found (DNS)');
+    expect(networkCause(fetchFailed(sysError('ECONNRESET')))).toBe('connection reset');
+    // localhost resolves to ::1 and 127.0.0.1: both refusals arrive in an AggregateError.
+    const both = Object.assign(new AggregateError([sysError('ECONNREFUSED'), sysError('ECONNREFUSED')]), {
+      code: 'ECONNREFUSED',
+    });
+    expect(networkCause(fetchFailed(both))).toBe('connection refused');
+    expect(networkCause(fetchFailed(new AggregateError([sysError('ECONNREFUSED')])))).toBe('connection refused');
+  });
+
+  it('reports a timeout, and nothing for an HTTP error', () => {
+    expect(networkCause(new TimeoutError('GET http://x/cars timed out after 60000 ms'))).toBe(
+      'timed out after 60000 ms',
+    );
+    expect(networkCause(new VsfError('Validation failed', { status: 400 }))).toBeUndefined();
+  });
+
+  it('gives exit code 3 and the hint', () => {
+    expect(describeError(fetchFailed(sysError('ENOTFOUND')), 'https://storage.example/api/v1')).toEqual({
+      message:
+        'cannot reach https://storage.example/api/v1: host not found (DNS) — is the server running? check --base-url / VSF_BASE_URL',
+      exitCode: 3,
+    });
+  });
+});

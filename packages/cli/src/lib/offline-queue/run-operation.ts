@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import cliProgress from 'cli-progress';
+import { createClient, type GlobalOptions } from '../context.js';
+import type { PhotoFile } from '../photo-files.js';
+import { classifyFailure, failureMessage } from './classify-failure.js';
+import { deliverEntry } from './deliver-entry.js';
+import type { QueuedPhoto, QueueEntry } from './queue-entry.js';
+import { QUEUE_ENTRY_VERSION } from './queue-entry.js';
+import { QueueStore, sha256 } from './queue-store.js';
+import { currentTarget, sameTarget } from './queue-target.js';
+
+export type OperationDraft = Pick<QueueEntry, 'operation' | 'car' | 'place' | 'event' | 'sessionId'>;
+
+export interface OperationOutcome {
+  entry: QueueEntry;
+  /** Set when the operation (or what was left of it) went into the offline queue. */
+  queued?: { id: string; reason: string };
+  /** Photos not delivered on a live run that failed part-way for a reason other than the network. */
+  failure?: string;
+}
+
+/** The event body of a drop-off or pick-up, fixed now (occurredAt included) so every attempt sends the same. */
+export function plannedEvent(
+  activityType: 'drop_off' | 'pick_up',
+  o: { notes?: string; at?: string },
+): NonNullable<QueueEntry['event']> {
+  return {
+    body: { activityType, ...(o.notes ? { notes: o.notes } : {}), occurredAt: o.at ?? new Date().toISOString() },
+    idempotencyKey: randomUUID(),
+  };
+}
+
+/**
+ * Runs a drop-off, pick-up or photo upload live; when the API cannot be reached — before the first step or
+ * part-way — the steps not yet acknowledged go into the offline queue with their idempotency keys and the
+ * photo bytes read at the start, to be delivered later exactly once. Operations also wait in the queue when
+ * earlier ones for this key are still waiting there, so staff's order is the server's order.
+ */
+export async function runOrQueue(
+  globals: GlobalOptions,
+  draft: OperationDraft,
+  files: PhotoFile[],
+): Promise<OperationOutcome> {
+  const client = createClient(globals);
+  const target = currentTarget(globals);
+  if (!target) throw new Error('No API key');
+  // Read once: what is queued is exactly what would have been sent now, whatever happens to the files later.
+  const bytes = new Map<QueuedPhoto, Uint8Array>();
+  const photos: QueuedPhoto[] = [];
+  for (const file of files) {
+    const data = new Uint8Array(await readFile(file.path));
+    const photo: QueuedPhoto = {
+      copy: '',
+      source: file.path,
+      filename: basename(file.path),
+      size: data.byteLength,
+      sha256: sha256(data),
+      idempotencyKey: randomUUID(),
+    };
+    bytes.set(photo, data);
+    photos.push(photo);
+  }
+  const entry: QueueEntry = {
+    version: QUEUE_ENTRY_VERSION,
+    id: '',
+    createdAt: new Date().toISOString(),
+    target,
+    ...draft,
+    photos,
+    attempts: 0,
+  };
+  const store = new QueueStore();
+  const queue = (reason: string): OperationOutcome => {
+    const { id: _unset, ...rest } = entry;
+    const stored = store.add({
+      ...rest,
+      photos: entry.photos.map((photo) => {
+        const { copy: _copy, ...fields } = photo;
+        const data = bytes.get(photo);
+        return data ? { ...fields, bytes: data } : fields;
+      }),
+    });
+    return { entry: stored, queued: { id: stored.id, reason } };
+  };
+
+  const ahead = waitingAhead(store, entry);
+  if (ahead > 0) return queue(`${ahead} earlier operation(s) are still in the queue; this one waits behind them`);
+
+  const progress = photoProgress(globals, entry.photos);
+  entry.attempts = 1;
+  try {
+    await deliverEntry(client, entry, {
+      readPhoto: (p) => bytes.get(p) as Uint8Array,
+      checkpoint: () => {},
+      onPhotoDone: progress.tick,
+    });
+    return { entry };
+  } catch (error) {
+    entry.lastError = failureMessage(error);
+    if (classifyFailure(error) === 'unreachable') return queue(`the API is unreachable (${entry.lastError})`);
+    // Nothing acknowledged yet: the command fails as any other would, and nothing is queued.
+    if (!entry.event?.result && !entry.photos.some((p) => p.photoId)) throw error;
+    return { entry, failure: entry.lastError };
+  } finally {
+    progress.stop();
+  }
+}
+
+/** Waiting entries this one must follow: any still-pending entry for the key, and stuck ones for the same car. */
+function waitingAhead(store: QueueStore, entry: QueueEntry): number {
+  return store
+    .read()
+    .entries.filter(
+      (e) =>
+        sameTarget(e.target, entry.target) &&
+        (!e.attention || e.car.ref === entry.car.ref || (e.car.id !== undefined && e.car.id === entry.car.ref)),
+    ).length;
+}
+
+/** `uploaded 3/4, 1 failed`: a refusal is never counted as an upload. */
+const progressLine = (uploaded: number, failed: number, total: number) =>
+  `uploaded ${uploaded}/${total}${failed ? `, ${failed} failed` : ''}`;
+
+/** A bar with count, failures and bytes on a terminal, plain lines otherwise, nothing with --quiet. */
+function photoProgress(globals: GlobalOptions, photos: QueuedPhoto[]) {
+  const totalBytes = photos.reduce((sum, p) => sum + p.size, 0);
+  let uploaded = 0;
+  let failed = 0;
+  let sent = 0;
+  const tty = Boolean(process.stderr.isTTY) && !globals.quiet;
+  const bar =
+    tty && photos.length > 0
+      ? new cliProgress.SingleBar(
+          {
+            stream: process.stderr,
+            format: ' photos [{bar}] {value}/{total} | {failed} failed | {sent}/{allBytes} bytes',
+            hideCursor: true,
+          },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
+  bar?.start(photos.length, 0, { sent: 0, allBytes: totalBytes, failed: 0 });
+  return {
+    tick: (photo: QueuedPhoto) => {
+      if (photo.refused) failed++;
+      else uploaded++;
+      sent += photo.size;
+      if (bar) bar.increment(1, { sent, allBytes: totalBytes, failed });
+      else if (!globals.quiet)
+        process.stderr.write(`${progressLine(uploaded, failed, photos.length)}: ${photo.source}\n`);
+    },
+    stop: () => bar?.stop(),
+  };
+}

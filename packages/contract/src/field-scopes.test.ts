@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { triggeredFieldScopes } from './endpoint.js';
+import { createCarEvent } from './endpoints/car-events.js';
+import { updateCar } from './endpoints/cars.js';
+
+const fields = (endpoint: Parameters<typeof triggeredFieldScopes>[0], body: unknown) =>
+  triggeredFieldScopes(endpoint, body).map((rule) => rule.field);
+
+describe('triggeredFieldScopes', () => {
+  it('fires for a declared field sent with any value, null included, and not for an absent one', () => {
+    expect(fields(updateCar, { color: 'red' })).toEqual([]);
+    expect(fields(updateCar, { parkingSpotId: null })).toEqual(['parkingSpotId']);
+    expect(fields(updateCar, { parkingSpotId: undefined, parkingZoneId: 'z' })).toEqual(['parkingZoneId']);
+  });
+
+  it('fires for a value-restricted field only with one of its values', () => {
+    expect(fields(createCarEvent, { activityType: 'inspection' })).toEqual([]);
+    expect(fields(createCarEvent, { activityType: 'pick_up' })).toEqual(['activityType']);
+  });
+
+  it('ignores bodies that are not objects', () => {
+    expect(fields(updateCar, undefined)).toEqual([]);
+    expect(fields(updateCar, 'parkingSpotId')).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { type CachedKey, keyCacheFromEnv, VerifiedKeyCache } from './verified-key-cache.js';
+
+const entry = (prefix: string, teamId = 'team-a'): CachedKey => ({
+  key: {
+    id: `id-${prefix}`,
+    teamId,
+    name: 'k',
+    prefix,
+    scopes: ['cars:read'],
+    expiresAt: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  },
+  secretHash: 'ab',
+  teamApiEnabled: true,
+});
+
+function cacheWithClock(maxEntries = 3, ttlMs = 1_000) {
+  let t = 0;
+  const cache = new VerifiedKeyCache({ maxEntries, ttlMs, clock: () => t });
+  return { cache, advance: (ms: number) => (t += ms) };
+}
+
+describe('VerifiedKeyCache', () => {
+  it('holds at most maxEntries keys, dropping the least recently used first', () => {
+    const { cache } = cacheWithClock(3);
+    for (const p of ['a', 'b', 'c']) cache.set(p, entry(p), cache.snapshot());
+    expect(cache.get('a')).toBeDefined(); // a is now the most recently used
+    cache.set('d', entry('d'), cache.snapshot());
+    expect(cache.size).toBe(3);
+    expect(cache.get('b')).toBeUndefined();
+    expect(['a', 'c', 'd'].map((p) => cache.get(p)?.key.prefix)).toEqual(['a', 'c', 'd']);
+  });
+
+  it('forgets an entry after the TTL even without a notification', () => {
+    const { cache, advance } = cacheWithClock(3, 1_000);
+    cache.set('a', entry('a'), cache.snapshot());
+    advance(999);
+    expect(cache.get('a')).toBeDefined();
+    advance(1);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('applies key, team and unknown change messages', () => {
+    const { cache } = cacheWithClock(10);
+    for (const [p, t] of [
+      ['a', 'team-a'],
+      ['b', 'team-a'],
+      ['c', 'team-b'],
+      ['d', 'team-b'],
+    ] as const) {
+      cache.set(p, entry(p, t), cache.snapshot());
+    }
+    cache.applyMessage('key:c');
+    expect(cache.get('c')).toBeUndefined();
+    expect(cache.get('d')).toBeDefined();
+    cache.applyMessage('team:team-a');
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('d')).toBeDefined();
+    cache.applyMessage('something new');
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not store a read that began before an invalidation (it may hold the old row)', () => {
+    const { cache } = cacheWithClock(10);
+    const before = cache.snapshot();
+    cache.invalidateKey('a'); // the admin change lands while the read is in flight
+    cache.set('a', entry('a'), before);
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('a', entry('a'), cache.snapshot());
+    expect(cache.get('a')).toBeDefined();
+  });
+
+  it('serves nothing and stores nothing while untrusted (invalidation listener down)', () => {
+    const { cache } = cacheWithClock(10);
+    cache.set('a', entry('a'), cache.snapshot());
+    cache.setTrusted(false);
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('b', entry('b'), cache.snapshot());
+    cache.setTrusted(true);
+    // Back up: nothing from before the outage survives (notifications may have been missed).
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeUndefined();
+  });
+
+  it('stops serving once the trust deadline a heartbeat set has passed, and resumes with the next one', () => {
+    const { cache, advance } = cacheWithClock(10, 60_000);
+    cache.set('a', entry('a'), cache.snapshot());
+    cache.trustUntil(cache.now() + 900);
+    advance(899);
+    expect(cache.get('a')).toBeDefined();
+    advance(1);
+    expect(cache.isTrusted).toBe(false);
+    expect(cache.get('a')).toBeUndefined();
+    cache.trustUntil(cache.now() + 900);
+    expect(cache.get('a')).toBeDefined();
+  });
+
+  it('is off with a size of 0, and reads its settings from the environment', () => {
+    const cache = new VerifiedKeyCache({ maxEntries: 0, ttlMs: 1_000 });
+    cache.set('a', entry('a'), cache.snapshot());
+    expect(cache.get('a')).toBeUndefined();
+    expect(keyCacheFromEnv({ VSF_KEY_CACHE_SIZE: '0', VSF_KEY_CACHE_TTL_MS: '500' })).toEqual({
+      maxEntries: 0,
+      ttlMs: 500,
+    });
+    expect(() => keyCacheFromEnv({ VSF_KEY_CACHE_SIZE: '-1' })).toThrow(/VSF_KEY_CACHE_SIZE/);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Secrets never reach a log line, wherever the client put them: keys, admin tokens, bearer and basic
+ * credentials and cookies, in headers, query parameters of any name and case, or path segments.
+ */
+export const REDACTED = '[redacted]';
+
+/** Anything shaped like an API key (`vsf_<prefix>.<secret>`), whatever case the tag is in. */
+const API_KEY_LIKE = /vsf_[0-9a-z]{12}[.\s:]?[A-Za-z0-9_-]{16,}/gi;
+/** `Bearer x`, `Basic x`, `Digest x` credentials inside any text. */
+const SCHEME_CREDENTIAL = /\b(bearer|basic|digest)(\s+|%20|\+)[^\s"',;&]+/gi;
+/** Query parameter and header names whose values are credentials whatever they look like. */
+const SECRET_NAME = /key|token|secret|auth|passw|pwd|cookie|session|signature|credential|sig$|^code$/i;
+
+export interface RedactOptions {
+  /** Secrets known to this process (the admin token), redacted wherever they appear. */
+  secrets?: readonly (string | undefined)[];
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Redacts every known secret and every credential-shaped substring of `text`. */
+export function redactText(text: string, options: RedactOptions = {}): string {
+  let out = text.replace(API_KEY_LIKE, REDACTED).replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);
+  for (const secret of options.secrets ?? []) {
+    if (!secret) continue;
+    // As written, and as it reads inside a JSON string (a log line) or a URL.
+    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
+      out = out.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
+    }
+  }
+  return out;
+}
+
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+};
+
+/** True when `raw` or its percent-decoded form carries a secret. */
+function carriesSecret(raw: string, options: RedactOptions): boolean {
+  return redactText(raw, options) !== raw || redactText(safeDecode(raw), options) !== safeDecode(raw);
+}
+
+/**
+ * A request URL as it may be logged: every query value whose name says credential is redacted, and
+ * every path segment, query name or value that carries a secret (also percent-encoded) is replaced.
+ */
+export function redactUrl(url: string, options: RedactOptions = {}): string {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? undefined : url.slice(queryAt + 1);
+  const safePath = path
+    .split('/')
+    .map((segment) => (carriesSecret(segment, options) ? REDACTED : segment))
+    .join('/');
+  if (query === undefined) return safePath;
+  const safeQuery = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      if (carriesSecret(name, options)) return REDACTED;
+      if (eq === -1) return pair;
+      const value = pair.slice(eq + 1);
+      return SECRET_NAME.test(safeDecode(name)) || carriesSecret(value, options) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${safePath}?${safeQuery}`;
+}

@@ -1,0 +1,185 @@
+import { PAGE_SIZE } from '../engine.js';
+import { type ResourceSpec, selectResources } from '../resources.js';
+import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from '../retry/run-retries.js';
+import type { MirrorReader, Sink } from '../sinks/sink.js';
+import type { FetchedPage, PageRequest, PageSource } from '../source.js';
+import { canonicalFields, digest } from './canonical-json.js';
+
+export interface VerifyOptions {
+  source: PageSource;
+  /** Read only: nothing is written, no lock is taken, no table is created. */
+  sink: Pick<Sink, 'getState'> & MirrorReader;
+  resources?: string[] | undefined;
+  /**
+   * A record the mirror lacks or holds differently is `pending`, not drift, when the server changed it
+   * at or after `watermark − lookbackMs` (the last completed run's start): the next incremental run
+   * fetches it. Default 0; raise it where writes take long to commit.
+   */
+  lookbackMs?: number | undefined;
+  /** Ids listed per kind of drift and resource; the counts are always complete. Default 20. */
+  maxIds?: number | undefined;
+  retry?: RetryOptions | undefined;
+}
+
+export interface DifferentRow {
+  id: string;
+  /** Fields whose values differ between the server and the mirror. */
+  fields: string[];
+}
+
+export interface ResourceVerification {
+  resource: string;
+  /**
+   * `ok`: the mirror equals the server (pending rows aside); `drift`; `failed`: could not compare;
+   * `skipped`: not compared, because the run was stopped (see `VerifyResult.error`).
+   */
+  status: 'ok' | 'drift' | 'failed' | 'skipped';
+  /** Server start time of the mirror's last completed run (null: never synced). */
+  watermark: string | null;
+  /** A run was interrupted and has not been resumed yet. */
+  interrupted: boolean;
+  serverCount: number;
+  mirrorCount: number;
+  /** Pages of the server's list compared, and how many of them had a digest unlike the mirror's. */
+  pages: number;
+  pagesDiffering: number;
+  /** On the server, not in the mirror. */
+  missing: { count: number; ids: string[] };
+  /** In the mirror, not on the server (hard-deleted there; `sync --full --prune` drops them). */
+  extra: { count: number; ids: string[] };
+  /** In both, with different values. */
+  different: { count: number; rows: DifferentRow[] };
+  /** Changed on the server since the mirror's last run: the next incremental run fetches them. */
+  pending: number;
+  error?: string;
+}
+
+export interface VerifyResult {
+  /** No drift and no failure. */
+  ok: boolean;
+  drift: boolean;
+  resources: ResourceVerification[];
+  retries: RetrySummary;
+  /** Why the comparison stopped early (server unreachable, retries spent). */
+  error?: string;
+  stopReason?: StopReason;
+}
+
+/**
+ * Compares a mirror with the server without changing either. The server's list is read page by page
+ * (200 records, with soft-deleted ones where the sync asks for them), and each page is compared with
+ * the mirror's rows of the same ids by a digest of their canonical JSON (ids, `updatedAt`, every
+ * value); only a page whose digests differ is compared record by record. Rows only the mirror has are
+ * found by paging the mirror's ids and asking the server for them (the `ids` filter), which happens
+ * only when the counts say such rows exist. Memory holds a page at a time, whatever the mirror's size.
+ */
+export async function verify(options: VerifyOptions): Promise<VerifyResult> {
+  const resources = selectResources(options.resources);
+  const retries = new RunRetries(options.retry, options.source.url);
+  const results: ResourceVerification[] = [];
+  for (const resource of resources) results.push(await verifyResource(resource, options, retries));
+  const error = retries.abortReason?.message;
+  const drift = results.some((r) => r.status === 'drift');
+  return {
+    ok: !error && results.every((r) => r.status === 'ok'),
+    drift,
+    resources: results,
+    retries: retries.summary,
+    ...(error ? { error, stopReason: retries.abortReason?.reason } : {}),
+  };
+}
+
+async function verifyResource(
+  resource: ResourceSpec,
+  options: VerifyOptions,
+  retries: RunRetries,
+): Promise<ResourceVerification> {
+  const maxIds = options.maxIds ?? 20;
+  const result: ResourceVerification = {
+    resource: resource.name,
+    status: 'ok',
+    watermark: null,
+    interrupted: false,
+    serverCount: 0,
+    mirrorCount: 0,
+    pages: 0,
+    pagesDiffering: 0,
+    missing: { count: 0, ids: [] },
+    extra: { count: 0, ids: [] },
+    different: { count: 0, rows: [] },
+    pending: 0,
+  };
+  if (retries.abortReason) return { ...result, status: 'skipped' };
+  const fetchPage = (request: Omit<PageRequest, 'signal'>): Promise<FetchedPage> =>
+    retries.attempt(`${resource.name} page ${request.page}`, (signal) =>
+      options.source.fetchPage(resource, { ...request, includeDeleted: resource.includeDeleted, signal }),
+    );
+  try {
+    const exists = await options.sink.hasMirror(resource);
+    if (exists) {
+      const state = await options.sink.getState(resource);
+      result.watermark = state.watermark;
+      result.interrupted = state.checkpoint !== null;
+      result.mirrorCount = await options.sink.countRows(resource);
+    }
+    const pendingFrom = result.watermark
+      ? Date.parse(result.watermark) - (options.lookbackMs ?? 0)
+      : Number.POSITIVE_INFINITY;
+    const isPending = (record: Record<string, unknown>) =>
+      typeof record.updatedAt === 'string' && Date.parse(record.updatedAt) >= pendingFrom;
+
+    // Server → mirror: every server record is in the mirror with the same values.
+    let presentInMirror = 0;
+    for (let page = 1; ; page++) {
+      const fetched = await fetchPage({ page, limit: PAGE_SIZE });
+      result.serverCount = fetched.total;
+      result.pages++;
+      const ids = fetched.records.map((r) => String(r.id));
+      const stored = exists ? await options.sink.readByIds(resource, ids) : [];
+      const mirrored = new Map(stored.map((r) => [String(r.id), canonicalFields(resource, r)]));
+      presentInMirror += mirrored.size;
+      const server = fetched.records.map((r) => canonicalFields(resource, r));
+      if (digest(server) !== digest(ids.map((id) => mirrored.get(id) ?? null))) {
+        result.pagesDiffering++;
+        fetched.records.forEach((record, i) => {
+          const id = ids[i] as string;
+          const mine = mirrored.get(id);
+          const theirs = server[i] as Record<string, string>;
+          const fields = mine ? Object.keys(theirs).filter((f) => theirs[f] !== mine[f]) : [];
+          if (mine && fields.length === 0) return;
+          if (isPending(record)) result.pending++;
+          else if (!mine) {
+            result.missing.count++;
+            if (result.missing.ids.length < maxIds) result.missing.ids.push(id);
+          } else {
+            result.different.count++;
+            if (result.different.rows.length < maxIds) result.different.rows.push({ id, fields });
+          }
+        });
+      }
+      if (fetched.records.length === 0 || fetched.page * fetched.limit >= fetched.total) break;
+    }
+
+    // Mirror → server: rows only the mirror has. Every mirrored row the pages above did not meet is
+    // either extra or was skipped by a record moving between pages; asking the server by id tells.
+    if (result.mirrorCount > presentInMirror) {
+      for (let after: string | null = null; ; ) {
+        const ids = await options.sink.idsAfter(resource, after, PAGE_SIZE);
+        if (ids.length === 0) break;
+        const found = await fetchPage({ page: 1, limit: PAGE_SIZE, ids });
+        const known = new Set(found.records.map((r) => String(r.id)));
+        for (const id of ids) {
+          if (known.has(id)) continue;
+          result.extra.count++;
+          if (result.extra.ids.length < maxIds) result.extra.ids.push(id);
+        }
+        after = ids[ids.length - 1] as string;
+      }
+    }
+    if (result.missing.count + result.extra.count + result.different.count > 0) result.status = 'drift';
+  } catch (error) {
+    result.status = 'failed';
+    result.error = (error as Error).message;
+  }
+  return result;
+}
