@@ -100,13 +100,14 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   }
 }
 
-function skipped(resource: ResourceSpec, options: SyncOptions): ResourceSummary {
+/** A summary before any page is read; a skipped resource is reported as one that stays so. */
+function emptySummary(
+  resource: ResourceSpec,
+  fields: Pick<ResourceSummary, 'status' | 'mode' | 'updatedAfter' | 'resumed'>,
+): ResourceSummary {
   return {
     resource: resource.name,
-    status: 'skipped',
-    mode: options.mode === 'full' ? 'full' : 'incremental',
-    updatedAfter: null,
-    resumed: false,
+    ...fields,
     pages: 0,
     upserted: 0,
     deleted: 0,
@@ -115,6 +116,11 @@ function skipped(resource: ResourceSpec, options: SyncOptions): ResourceSummary 
     retries: 0,
     watermark: null,
   };
+}
+
+function skipped(resource: ResourceSpec, options: SyncOptions): ResourceSummary {
+  const mode = options.mode === 'full' ? 'full' : 'incremental';
+  return emptySummary(resource, { status: 'skipped', mode, updatedAfter: null, resumed: false });
 }
 
 /** One resource; failures are reported in its summary so the others keep their progress. */
@@ -132,20 +138,12 @@ export async function syncResource(
   const updatedAfter =
     dryState.checkpoint?.updatedAfter ??
     (mode === 'incremental' && watermark ? new Date(Date.parse(watermark) - lookback).toISOString() : null);
-  const summary: ResourceSummary = {
-    resource: resource.name,
+  const summary = emptySummary(resource, {
     status: 'completed',
     mode,
     updatedAfter,
     resumed: Boolean(dryState.checkpoint),
-    pages: 0,
-    upserted: 0,
-    deleted: 0,
-    total: 0,
-    durationMs: 0,
-    retries: 0,
-    watermark: null,
-  };
+  });
   const fetchPage = (page: number): Promise<FetchedPage> =>
     retries.attempt(
       `${resource.name} page ${page}`,

@@ -40,48 +40,71 @@ export async function resolveCar(client: VsfClient, ref: string): Promise<V1Car>
   );
 }
 
-/** A spot by id or by its label (`A-12`). */
-export async function resolveSpot(client: VsfClient, ref: string): Promise<{ id: string; name: string }> {
+interface Named {
+  id: string;
+  name: string;
+}
+
+/** What `resolveByIdOrName` needs of one kind of record: its label and how to fetch it by id or by name. */
+interface NamedKind {
+  /** `parking spot`, as the messages name it. */
+  kind: string;
+  /** What to do when none matches: `see vsf parking spots list`. */
+  hint: string;
+  get(id: string): Promise<Named>;
+  /** Every record whose name is exactly `name` (at most a handful: names are labels people choose). */
+  named(name: string): Promise<Named[]>;
+}
+
+/**
+ * A record by id or by exact name. A name that several records share is an error listing their ids:
+ * picking one silently would log a car into the wrong place.
+ */
+async function resolveByIdOrName(ref: string, kind: NamedKind): Promise<Named> {
   if (UUID.test(ref)) {
-    const spot = await client.parking.spots.get(ref);
-    return { id: spot.id, name: spot.name };
+    const { id, name } = await kind.get(ref);
+    return { id, name };
   }
-  const spots = (await client.parking.spots.list({ name: ref, limit: 10 })).data.filter((s) => s.name === ref);
-  const spot = spots[0];
-  if (!spot) throw new CliError(`No parking spot named "${ref}"; see vsf parking spots list`, EXIT.failure);
-  if (spots.length > 1)
+  const matches = await kind.named(ref);
+  const [match] = matches;
+  if (!match) throw new CliError(`No ${kind.kind} named "${ref}"; ${kind.hint}`, EXIT.failure);
+  if (matches.length > 1)
     throw new CliError(
-      `Several parking spots are named "${ref}"; pass the spot id:\n${spots.map((s) => `  ${s.id}`).join('\n')}`,
+      `Several ${kind.kind}s are named "${ref}"; pass the ${kind.kind.split(' ').at(-1)} id:\n${matches.map((m) => `  ${m.id}`).join('\n')}`,
       EXIT.usage,
     );
-  return { id: spot.id, name: spot.name };
+  return { id: match.id, name: match.name };
 }
+
+async function collect<T extends Named>(records: AsyncIterable<T>, name: string): Promise<T[]> {
+  const matches: T[] = [];
+  for await (const record of records) if (record.name === name) matches.push(record);
+  return matches;
+}
+
+/** A spot by id or by its label (`A-12`). */
+export const resolveSpot = (client: VsfClient, ref: string): Promise<Named> =>
+  resolveByIdOrName(ref, {
+    kind: 'parking spot',
+    hint: 'see vsf parking spots list',
+    get: (id) => client.parking.spots.get(id),
+    named: async (name) => (await client.parking.spots.list({ name, limit: 10 })).data.filter((s) => s.name === name),
+  });
 
 /** A zone by id or by name. */
-export async function resolveZone(client: VsfClient, ref: string): Promise<{ id: string; name: string }> {
-  if (UUID.test(ref)) {
-    const zone = await client.parking.zones.get(ref);
-    return { id: zone.id, name: zone.name };
-  }
-  const zones = [];
-  for await (const zone of client.parking.zones.listAll()) if (zone.name === ref) zones.push(zone);
-  const zone = zones[0];
-  if (!zone) throw new CliError(`No parking zone named "${ref}"; see vsf parking zones list`, EXIT.failure);
-  if (zones.length > 1)
-    throw new CliError(
-      `Several parking zones are named "${ref}"; pass the zone id:\n${zones.map((z) => `  ${z.id}`).join('\n')}`,
-      EXIT.usage,
-    );
-  return { id: zone.id, name: zone.name };
-}
+export const resolveZone = (client: VsfClient, ref: string): Promise<Named> =>
+  resolveByIdOrName(ref, {
+    kind: 'parking zone',
+    hint: 'see vsf parking zones list',
+    get: (id) => client.parking.zones.get(id),
+    named: (name) => collect(client.parking.zones.listAll(), name),
+  });
 
 /** A location by id or by name. */
-export async function resolveLocation(client: VsfClient, ref: string): Promise<{ id: string; name: string }> {
-  if (UUID.test(ref)) {
-    const location = await client.locations.get(ref);
-    return { id: location.id, name: location.name };
-  }
-  for await (const location of client.locations.listAll())
-    if (location.name === ref) return { id: location.id, name: location.name };
-  throw new CliError(`No location named "${ref}"; pass a location id or an existing location's name`, EXIT.failure);
-}
+export const resolveLocation = (client: VsfClient, ref: string): Promise<Named> =>
+  resolveByIdOrName(ref, {
+    kind: 'location',
+    hint: "pass a location id or an existing location's name",
+    get: (id) => client.locations.get(id),
+    named: (name) => collect(client.locations.listAll(), name),
+  });
