@@ -1,62 +1,21 @@
-// The generated OpenAPI document, not the zod contract: the CLI reads field types from data and never loads
-// zod. `@vsf/contract` is a dev dependency on purpose: tsup bundles this JSON into the published bin.
-import openapi from '@vsf/contract/openapi.json' with { type: 'json' };
+// Field types come from a table generated from the OpenAPI document (src/generated/request-fields.ts), not
+// from the zod contract or the 1 MB document itself: the CLI loads neither zod nor the docs' prose.
+import { REQUEST_FIELDS } from '../generated/request-fields.js';
 import { CliError, EXIT } from './exit-codes.js';
+import type { FieldSchema } from './field-schema.js';
 
-/** The subset of an OpenAPI 3.0 schema the conversion looks at. */
-export interface FieldSchema {
-  type?: string;
-  nullable?: boolean;
-  enum?: unknown[];
-  format?: string;
-  $ref?: string;
-  items?: FieldSchema;
-  anyOf?: FieldSchema[];
-  oneOf?: FieldSchema[];
-  allOf?: FieldSchema[];
-  additionalProperties?: unknown;
-  properties?: Record<string, FieldSchema>;
-}
-
-interface Operation {
-  operationId?: string;
-  requestBody?: { content?: Record<string, { schema?: FieldSchema }> };
-}
-
-const document = openapi as unknown as {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, FieldSchema> };
-};
-
-/** Follows `$ref`s and folds `allOf` (a reference plus a description, as the generator writes it) into one schema. */
-function deref(schema: FieldSchema): FieldSchema {
-  if (schema.allOf) {
-    const { allOf, ...own } = schema;
-    return deref(Object.assign({}, ...allOf.map(deref), own) as FieldSchema);
-  }
-  if (!schema.$ref) return schema;
-  const name = schema.$ref.split('/').pop() ?? '';
-  const target = document.components.schemas[name];
-  if (!target) throw new Error(`openapi.json has no schema ${schema.$ref}`);
-  return deref(target);
-}
+export type { FieldSchema } from './field-schema.js';
 
 /** The fields of an operation's JSON request body, by operationId (`updateCar`), as the contract declares them. */
 export function requestFields(operationId: string): Record<string, FieldSchema> {
-  for (const item of Object.values(document.paths))
-    for (const operation of Object.values(item)) {
-      if (operation?.operationId !== operationId) continue;
-      const schema = operation.requestBody?.content?.['application/json']?.schema;
-      if (!schema) break;
-      const body = deref(schema);
-      return Object.fromEntries(Object.entries(body.properties ?? {}).map(([name, s]) => [name, deref(s)]));
-    }
-  throw new Error(`openapi.json has no JSON request body for ${operationId}`);
+  const fields = Object.hasOwn(REQUEST_FIELDS, operationId) ? REQUEST_FIELDS[operationId] : undefined;
+  if (!fields) throw new Error(`openapi.json has no JSON request body for ${operationId}`);
+  return fields;
 }
 
 /** `integer or null`, `one of km, mi`: the type as a user reads it in an error. */
 export function describeType(schema: FieldSchema): string {
-  const s = deref(schema);
+  const s = schema;
   const alternatives = s.anyOf ?? s.oneOf;
   let text: string;
   if (alternatives) text = alternatives.map(describeType).join(' or ');
@@ -68,7 +27,7 @@ export function describeType(schema: FieldSchema): string {
 
 /** Converts one `--set` value by the field's declared type; undefined when it does not fit. */
 function convert(raw: string, schema: FieldSchema): { value: unknown } | undefined {
-  const s = deref(schema);
+  const s = schema;
   if (raw === 'null' && (s.nullable || s.type === 'null')) return { value: null };
   const alternatives = s.anyOf ?? s.oneOf;
   if (alternatives) {

@@ -1,0 +1,74 @@
+// `pnpm measure`: the architecture figures issue #16 set targets for, measured on this checkout.
+// - lines of the contract's endpoint declarations (target: under 1 200);
+// - what `import { VsfClient } from '@vsf/sdk'` costs a bundle (scripts/measure-sdk.mjs; under 25 KB gzipped);
+// - the peak RSS of the built `vsf sync` with nothing to sync (under 60 MB): an incremental run against a
+//   team whose mirror is already current, on a reference server started here on embedded PGlite;
+// - same-shape repetition under packages/, when the `duplicates` tool is on PATH (under 60 pairs).
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ALL_SCOPES } from '@vsf/contract';
+import { startTestServer } from '@vsf/server/testing';
+import { bundle } from '../bench/lib/bundle.js';
+
+const run = promisify(execFile);
+const root = new URL('..', import.meta.url).pathname;
+const line = (label: string, value: string, target: string) =>
+  console.log(`${label.padEnd(44)} ${value.padStart(12)}   (target: ${target})`);
+
+// 1. Endpoint declarations.
+const endpointsDir = join(root, 'packages/contract/src/endpoints');
+const endpointLines = readdirSync(endpointsDir, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+  .reduce((sum, file) => sum + readFileSync(join(endpointsDir, file), 'utf8').split('\n').length, 0);
+line('contract endpoint declarations (lines)', String(endpointLines), 'under 1 200');
+
+// 2. The SDK in a bundle.
+const sdk = execFileSync(process.execPath, [join(root, 'scripts/measure-sdk.mjs')], { encoding: 'utf8' });
+const gzipped = /gzipped: ([\d.]+ KB)/.exec(sdk)?.[1] ?? '?';
+line("import { VsfClient } from '@vsf/sdk' (gzip)", gzipped, 'under 25 KB, no zod');
+
+// 3. `vsf sync` with nothing to sync.
+const scratch = mkdtempSync(join(tmpdir(), 'vsf-measure-'));
+const server = await startTestServer({ useEnvDatabase: false });
+try {
+  const { key } = await server.createTeamWithKey(ALL_SCOPES);
+  // Beside the benchmarks' builds, where the database drivers it leaves external resolve.
+  const vsf = await bundle('packages/cli/src/bin/vsf.ts', join(root, 'bench/.build'));
+  const mirror = join(scratch, 'mirror.db');
+  // Prints the process's peak RSS (KiB) on stderr as it exits; nothing of the CLI changes. VmHWM, not
+  // getrusage's maxRSS: Linux carries maxRSS over from the forking parent (this process, with a server in it).
+  const reportRss = join(scratch, 'report-rss.mjs');
+  writeFileSync(
+    reportRss,
+    "import { readFileSync } from 'node:fs';\nprocess.on('exit', () => process.stderr.write(`maxrss=${/VmHWM:\\s*(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]}\\n`));\n",
+  );
+  // Asynchronously: the server runs in this process and must keep answering.
+  const runSync = async () => {
+    const result = await run(process.execPath, ['--import', reportRss, vsf, 'sync', '--to', mirror], {
+      env: { ...process.env, VSF_API_KEY: key, VSF_BASE_URL: server.baseUrl },
+    }).catch((error: { code?: number; stdout?: string; stderr?: string }) => {
+      throw new Error(`vsf sync failed (${error.code}):\n${error.stdout}${error.stderr}`);
+    });
+    return Number(/maxrss=(\d+)/.exec(result.stderr)?.[1]) / 1024;
+  };
+  await runSync(); // the first, full run creates the mirror
+  const idle = await runSync();
+  const bare = await run(process.execPath, ['--import', reportRss, '-e', '']);
+  const bareMb = Number(/maxrss=(\d+)/.exec(bare.stderr)?.[1]) / 1024;
+  line(
+    'vsf sync, nothing to sync (peak RSS)',
+    `${idle.toFixed(1)} MB`,
+    `under 60 MB; a bare node ${bareMb.toFixed(1)} MB`,
+  );
+} finally {
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+// 4. Repetition.
+const duplicates = spawnSync('duplicates', ['--repo', 'packages', '--most', '1'], { cwd: root, encoding: 'utf8' });
+const pairs = /^(\d+) pairs/.exec(duplicates.stdout ?? '')?.[1];
+line('same-shape repetition under packages/ (pairs)', pairs ?? 'n/a', 'under 60; needs the duplicates tool');
