@@ -43,7 +43,11 @@ try {
   const reportRss = join(scratch, 'report-rss.mjs');
   writeFileSync(
     reportRss,
-    "import { readFileSync } from 'node:fs';\nprocess.on('exit', () => process.stderr.write(`maxrss=${/VmHWM:\\s*(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]}\\n`));\n",
+    [
+      "import { readFileSync } from 'node:fs';",
+      "const peak = () => /VmHWM:\\s*(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];",
+      "process.on('exit', () => process.stderr.write('maxrss=' + peak() + '\\n'));",
+    ].join('\n'),
   );
   // Asynchronously: the server runs in this process and must keep answering.
   const runSync = async () => {
