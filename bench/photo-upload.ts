@@ -64,7 +64,7 @@ export async function photoUpload(ctx: BenchContext): Promise<Figure[]> {
       return ((await res.json()) as { data: { id: string; sessionId: string } }).data;
     };
     const car = await post('/cars', { year: 2020, make: 'Subaru', model: 'Outback' });
-    const session = async () => (await post(`/cars/${car.id}/events`, { activityType: 'pick_up' })).sessionId;
+    const session = async () => (await post(`/cars/${car.id}/events`, { activityType: 'inspection' })).sessionId;
     const rssBefore = peakRss(server.pid);
 
     const loop = await timed(

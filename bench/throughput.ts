@@ -50,7 +50,7 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
       title: 'POST /cars',
       load: { path: '/cars', method: 'POST', body: newCar },
       ...writer,
-      target: 0.6,
+      target: 0.5,
     },
   ];
   const figures: Figure[] = [];
