@@ -10,7 +10,7 @@ import {
 } from '../schemas/auth-key.js';
 import { dataResponse } from '../schemas/common.js';
 import { z } from '../zod.js';
-import { idParams } from './shared.js';
+import { idParams } from '../define-resource.js';
 
 const none = { all: [] } as const;
 
@@ -50,7 +50,6 @@ export const adminUpdateTeam = defineEndpoint({
   body: AdminTeamUpdate,
   response: { status: 200, description: 'The team', schema: dataResponse(AdminTeam) },
   resourceName: 'Team',
-  errors: [404],
 });
 
 export const adminCreateKey = defineEndpoint({
@@ -66,7 +65,6 @@ export const adminCreateKey = defineEndpoint({
   body: AdminKeyCreate,
   response: { status: 201, description: 'The key, with its secret', schema: dataResponse(AdminKeyCreated) },
   resourceName: 'Team',
-  errors: [404],
 });
 
 export const adminListKeys = defineEndpoint({
@@ -80,7 +78,6 @@ export const adminListKeys = defineEndpoint({
   params: idParams('teamId'),
   response: { status: 200, description: 'The keys', schema: dataResponse(z.array(AdminKey)) },
   resourceName: 'Team',
-  errors: [404],
 });
 
 export const adminUpdateKey = defineEndpoint({
@@ -95,7 +92,6 @@ export const adminUpdateKey = defineEndpoint({
   body: AdminKeyUpdate,
   response: { status: 200, description: 'The key', schema: dataResponse(AdminKey) },
   resourceName: 'API key',
-  errors: [404],
 });
 
 export const adminRevokeKey = defineEndpoint({
@@ -110,5 +106,4 @@ export const adminRevokeKey = defineEndpoint({
   params: idParams('keyId'),
   response: { status: 200, description: 'The revoked key', schema: dataResponse(AdminKey) },
   resourceName: 'API key',
-  errors: [404],
 });
