@@ -128,12 +128,7 @@ export type StandardEndpoint<
   BodyPart<K, D>;
 
 export type ResourceEndpoints<S extends ApiSurface, P extends string, D extends ResourceDeclaration> = {
-  readonly [K in keyof D['operations'] & StandardOperation as OperationId<K, D['name']>]: StandardEndpoint<
-    K,
-    S,
-    P,
-    D
-  >;
+  readonly [K in keyof D['operations'] & StandardOperation as OperationId<K, D['name']>]: StandardEndpoint<K, S, P, D>;
 };
 
 /** A declared resource: its endpoints, and the base its children and hand-written operations extend. */
@@ -198,7 +193,10 @@ export function defineResource<const S extends ApiSurface, const B extends strin
   const sdk = [...base.sdk, declaration.sdk];
   const parent = base.parent;
   const endpoints: Record<string, unknown> = {};
-  for (const [operation, options] of Object.entries(declaration.operations) as [StandardOperation, OperationOptions][]) {
+  for (const [operation, options] of Object.entries(declaration.operations) as [
+    StandardOperation,
+    OperationOptions,
+  ][]) {
     const item = operation === 'get' || operation === 'update' || operation === 'delete';
     const operationPath = item ? `${path}/{${declaration.id}}` : path;
     const names = pathParamNames(operationPath);
@@ -210,8 +208,16 @@ export function defineResource<const S extends ApiSurface, const B extends strin
         schema: listResponse(declaration.record),
       },
       get: { summary: `Get ${article(title)}`, response: `The ${noun}`, schema: dataResponse(declaration.record) },
-      create: { summary: `Create ${article(title)}`, response: `The ${noun}`, schema: dataResponse(declaration.record) },
-      update: { summary: `Update ${article(title)}`, response: `The ${noun}`, schema: dataResponse(declaration.record) },
+      create: {
+        summary: `Create ${article(title)}`,
+        response: `The ${noun}`,
+        schema: dataResponse(declaration.record),
+      },
+      update: {
+        summary: `Update ${article(title)}`,
+        response: `The ${noun}`,
+        schema: dataResponse(declaration.record),
+      },
       delete: { summary: `Delete ${article(title)}`, response: 'Deleted', schema: dataResponse(DeletedRecord) },
     }[operation];
     const body = operation === 'create' ? declaration.create : operation === 'update' ? declaration.update : undefined;

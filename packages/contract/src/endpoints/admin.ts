@@ -1,3 +1,4 @@
+import { idParams } from '../define-resource.js';
 import { defineEndpoint } from '../endpoint.js';
 import {
   AdminKey,
@@ -10,7 +11,6 @@ import {
 } from '../schemas/auth-key.js';
 import { dataResponse } from '../schemas/common.js';
 import { z } from '../zod.js';
-import { idParams } from '../define-resource.js';
 
 const none = { all: [] } as const;
 

@@ -1,5 +1,5 @@
-import { defineEndpoint } from '../endpoint.js';
 import { defineGroup, defineResource, idParams } from '../define-resource.js';
+import { defineEndpoint } from '../endpoint.js';
 import {
   V1Appointment,
   V1AppointmentCreate,

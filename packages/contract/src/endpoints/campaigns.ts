@@ -1,4 +1,4 @@
-import { defineResource } from '../define-resource.js';
+import { defineResource, idParams } from '../define-resource.js';
 import { defineEndpoint } from '../endpoint.js';
 import {
   CampaignStatus,
@@ -18,7 +18,6 @@ import {
 import { listQueryShape, listResponse, QueryBoolean } from '../schemas/common.js';
 import { readScopes, writeScopes } from '../scopes.js';
 import { z } from '../zod.js';
-import { idParams } from '../define-resource.js';
 import { marketing } from './groups.js';
 
 const campaigns = defineResource(marketing, {

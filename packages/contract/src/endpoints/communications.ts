@@ -70,8 +70,12 @@ const messages = defineResource(threads, {
   },
 });
 
-export const { listCommunicationThreads, getCommunicationThread, createCommunicationThread, updateCommunicationThread } =
-  threads.endpoints;
+export const {
+  listCommunicationThreads,
+  getCommunicationThread,
+  createCommunicationThread,
+  updateCommunicationThread,
+} = threads.endpoints;
 export const {
   listCommunicationMessages,
   createCommunicationMessage,

@@ -12,7 +12,10 @@ import { marketing } from './groups.js';
 
 /** `folderId`/`parentId` filters: a folder's id, or `root` for the top level. */
 const folderFilter = (description: string) =>
-  z.union([z.uuid(), z.literal('root')]).optional().openapi({ description });
+  z
+    .union([z.uuid(), z.literal('root')])
+    .optional()
+    .openapi({ description });
 
 const assets = defineResource(marketing, {
   name: 'MarketingAsset',
@@ -73,13 +76,19 @@ const folders = defineResource(marketing, {
     },
     delete: {
       summary: 'Delete an empty asset folder',
-      description: 'Only an empty folder (no assets, no subfolders) can be deleted; otherwise 409, and nothing changes.',
+      description:
+        'Only an empty folder (no assets, no subfolders) can be deleted; otherwise 409, and nothing changes.',
       errors: [409],
     },
   },
 });
 
-export const { listMarketingAssets, getMarketingAsset, createMarketingAsset, updateMarketingAsset, deleteMarketingAsset } =
-  assets.endpoints;
+export const {
+  listMarketingAssets,
+  getMarketingAsset,
+  createMarketingAsset,
+  updateMarketingAsset,
+  deleteMarketingAsset,
+} = assets.endpoints;
 export const { listAssetFolders, getAssetFolder, createAssetFolder, updateAssetFolder, deleteAssetFolder } =
   folders.endpoints;

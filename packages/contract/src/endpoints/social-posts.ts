@@ -82,8 +82,7 @@ const posts = defineResource(marketing, {
 
 export const { listSocialAccounts, getSocialAccount, createSocialAccount, updateSocialAccount, deleteSocialAccount } =
   accounts.endpoints;
-export const { listSocialPosts, getSocialPost, createSocialPost, updateSocialPost, deleteSocialPost } =
-  posts.endpoints;
+export const { listSocialPosts, getSocialPost, createSocialPost, updateSocialPost, deleteSocialPost } = posts.endpoints;
 
 export const publishSocialPost = defineEndpoint({
   operationId: 'publishSocialPost',
