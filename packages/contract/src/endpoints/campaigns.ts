@@ -23,25 +23,17 @@ import { marketing } from './groups.js';
 const campaigns = defineResource(marketing, {
   name: 'Campaign',
   path: '/campaigns',
-  id: 'campaignId',
-  sdk: 'campaigns',
-  label: 'Campaign',
   scope: 'campaigns',
   record: V1Campaign,
-  create: V1CampaignCreate,
-  update: V1CampaignUpdate,
+  createBody: V1CampaignCreate,
+  updateBody: V1CampaignUpdate,
   filters: { status: CampaignStatus.optional() },
-  operations: {
-    list: {},
-    get: {},
-    create: {},
-    update: {},
-    delete: {
-      summary: 'Delete an unsent campaign',
-      description:
-        'Removes the campaign with its audiences and content steps. A campaign that has sent anything is a record of what customers received: archive it instead (`status: archived`; 409 here).',
-      errors: [409],
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  delete: {
+    summary: 'Delete an unsent campaign',
+    description:
+      'Removes the campaign with its audiences and content steps. A campaign that has sent anything is a record of what customers received: archive it instead (`status: archived`; 409 here).',
+    errors: [409],
   },
 });
 
@@ -49,71 +41,58 @@ const audiences = defineResource(campaigns, {
   name: 'CampaignAudience',
   path: '/audiences',
   id: 'audienceId',
-  sdk: 'audiences',
   label: 'Audience',
   record: V1CampaignAudience,
-  create: V1CampaignAudienceCreate,
-  update: V1CampaignAudienceUpdate,
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Save an audience (a filter over customers)',
-      description: 'The filter is saved, not its result: a send resolves it against the customers of that moment.',
-    },
-    update: {},
-    delete: { summary: 'Delete an audience that was never sent to', errors: [409] },
+  createBody: V1CampaignAudienceCreate,
+  updateBody: V1CampaignAudienceUpdate,
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: {
+    summary: 'Save an audience (a filter over customers)',
+    description: 'The filter is saved, not its result: a send resolves it against the customers of that moment.',
   },
+  delete: { summary: 'Delete an audience that was never sent to', errors: [409] },
 });
 
 const contentSteps = defineResource(campaigns, {
   name: 'CampaignContentStep',
   path: '/content',
   id: 'contentStepId',
-  sdk: 'content',
   label: 'Content step',
   noun: 'step',
   record: V1CampaignContentStep,
-  create: V1CampaignContentStepCreate,
-  update: V1CampaignContentStepUpdate,
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Add a content step',
-      description:
-        '`type` is the channel (`email` or `sms`). A step may be a draft: `{type, name}` is enough, and what a send needs is checked by `POST /marketing/campaigns/{campaignId}/sends`. With `templateId` the template’s subject, body and htmlBody are copied into `content` (fields sent in `content` win) and the step keeps `templateId` as a note of its origin; the template’s channel must match `type`. Copying reads the template, so `templateId` also needs `read:templates` (403 `Missing scope: read:templates`, checked before the template is looked at).',
-      fieldScopes: [
-        {
-          field: 'templateId',
-          scopes: { all: ['read:templates'] },
-          effect: 'copies the template’s subject and bodies into the step, which reads the template',
-        },
-      ],
-    },
-    update: { errors: [409] },
-    delete: { summary: 'Delete an unsent content step', errors: [409] },
+  createBody: V1CampaignContentStepCreate,
+  updateBody: V1CampaignContentStepUpdate,
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: {
+    summary: 'Add a content step',
+    description:
+      '`type` is the channel (`email` or `sms`). A step may be a draft: `{type, name}` is enough, and what a send needs is checked by `POST /marketing/campaigns/{campaignId}/sends`. With `templateId` the template’s subject, body and htmlBody are copied into `content` (fields sent in `content` win) and the step keeps `templateId` as a note of its origin; the template’s channel must match `type`. Copying reads the template, so `templateId` also needs `read:templates` (403 `Missing scope: read:templates`, checked before the template is looked at).',
+    fieldScopes: [
+      {
+        field: 'templateId',
+        scopes: { all: ['read:templates'] },
+        effect: 'copies the template’s subject and bodies into the step, which reads the template',
+      },
+    ],
   },
+  update: { errors: [409] },
+  delete: { summary: 'Delete an unsent content step', errors: [409] },
 });
 
 const sends = defineResource(campaigns, {
   name: 'CampaignSend',
   path: '/sends',
   id: 'sendId',
-  sdk: 'sends',
   label: 'Send',
   record: V1CampaignSend,
-  create: V1CampaignSendCreate,
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Send a content step to an audience',
-      description:
-        'Resolves the audience now and writes one message per recipient who allows marketing (a contact with `communicationPreferences.marketing`), in the customer’s thread for the step’s channel, delivered through the same providers as `POST /communication-threads/{threadId}/messages`. Customers without consent or without an address for the channel are counted in `skippedCount`. Before anything is written the step must have what its channel sends (an `email` step `content.body` or `content.htmlBody`, an `sms` step `content.body`), and every recipient’s rendered message must be one the API accepts (no variable that renders a subject past 200 characters, a body past its bound, or nothing at all): otherwise a 400 `validation_error` names what is missing (`content.body`) or the recipient and field (`recipients.<customerId>.subject`), and nothing is stored or sent. Each step is sent once: repeating the call returns the first send and messages no one. Also needs `write:communications`, since it writes messages.',
-      response: 'The send, complete',
-      scopes: { all: [...writeScopes('campaigns'), 'write:communications'] },
-    },
+  createBody: V1CampaignSendCreate,
+  operations: ['list', 'get', 'create'],
+  create: {
+    summary: 'Send a content step to an audience',
+    description:
+      'Resolves the audience now and writes one message per recipient who allows marketing (a contact with `communicationPreferences.marketing`), in the customer’s thread for the step’s channel, delivered through the same providers as `POST /communication-threads/{threadId}/messages`. Customers without consent or without an address for the channel are counted in `skippedCount`. Before anything is written the step must have what its channel sends (an `email` step `content.body` or `content.htmlBody`, an `sms` step `content.body`), and every recipient’s rendered message must be one the API accepts (no variable that renders a subject past 200 characters, a body past its bound, or nothing at all): otherwise a 400 `validation_error` names what is missing (`content.body`) or the recipient and field (`recipients.<customerId>.subject`), and nothing is stored or sent. Each step is sent once: repeating the call returns the first send and messages no one. Also needs `write:communications`, since it writes messages.',
+    response: 'The send, complete',
+    scopes: { all: [...writeScopes('campaigns'), 'write:communications'] },
   },
 });
 

@@ -17,27 +17,22 @@ const placement = {
 export const cars = defineResource(v1, {
   name: 'Car',
   path: '/cars',
-  id: 'carId',
-  sdk: 'cars',
-  label: 'Car',
   scope: 'cars',
   record: V1Car,
-  create: V1CarCreate,
-  update: V1CarUpdate,
+  createBody: V1CarCreate,
+  updateBody: V1CarUpdate,
   filters: {
     customerId: z.uuid().optional().openapi({ description: 'Only cars of this customer' }),
     locationId: z.uuid().optional().openapi({ description: 'Only cars at this location' }),
     vin: IndexedText.min(1).optional().openapi({ description: 'Exact VIN' }),
     stockNumber: IndexedText.min(1).optional().openapi({ description: 'Exact stock number' }),
   },
-  operations: {
-    list: { description: 'Most recently updated first (`updatedAt desc, id desc`).' },
-    get: {},
-    create: { description: PLACEMENT, response: 'The created car', ...placement },
-    update: {
-      description: `Only the fields sent change; \`null\` clears a nullable field.\n\n${PLACEMENT}`,
-      response: 'The updated car',
-      ...placement,
-    },
+  operations: ['list', 'get', 'create', 'update'],
+  list: { description: 'Most recently updated first (`updatedAt desc, id desc`).' },
+  create: { description: PLACEMENT, response: 'The created car', ...placement },
+  update: {
+    description: `Only the fields sent change; \`null\` clears a nullable field.\n\n${PLACEMENT}`,
+    response: 'The updated car',
+    ...placement,
   },
 });

@@ -6,27 +6,21 @@ import { v1 } from './groups.js';
 const contacts = defineResource(v1, {
   name: 'Contact',
   path: '/contacts',
-  id: 'contactId',
-  sdk: 'contacts',
-  label: 'Contact',
   scope: 'contacts',
   record: V1Contact,
-  create: V1ContactCreate,
-  update: V1ContactUpdate,
+  createBody: V1ContactCreate,
+  updateBody: V1ContactUpdate,
   filters: { customerId: z.uuid().optional().openapi({ description: 'Only contacts of this customer' }) },
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      description: "The contact belongs to `customerId`, which must be one of the team's customers.",
-      response: 'The created contact',
-      references: ['customerId'],
-    },
-    update: { response: 'The updated contact' },
-    delete: {
-      description: 'Removes the contact for good. A sync learns of it only through a full run with pruning.',
-      response: 'The contact is deleted',
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: {
+    description: "The contact belongs to `customerId`, which must be one of the team's customers.",
+    response: 'The created contact',
+    references: ['customerId'],
+  },
+  update: { response: 'The updated contact' },
+  delete: {
+    description: 'Removes the contact for good. A sync learns of it only through a full run with pruning.',
+    response: 'The contact is deleted',
   },
 });
 

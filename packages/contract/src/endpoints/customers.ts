@@ -8,38 +8,34 @@ import { v1 } from './groups.js';
 const customers = defineResource(v1, {
   name: 'Customer',
   path: '/customers',
-  id: 'customerId',
-  sdk: 'customers',
-  label: 'Customer',
   scope: 'customers',
   record: V1Customer,
-  create: V1CustomerCreate,
-  update: V1CustomerUpdate,
+  createBody: V1CustomerCreate,
+  updateBody: V1CustomerUpdate,
   filters: {
     includeDeleted: QueryBoolean.optional().openapi({ description: 'Also return soft-deleted customers' }),
     locationId: z.uuid().optional(),
     email: LineText.min(1).optional().openapi({ description: 'Exact email, case-insensitive' }),
   },
-  operations: {
-    list: {
-      description:
-        'Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`; a sync passes it so deletions reach the mirror.',
-    },
-    get: { description: 'Soft-deleted customers are returned too, with `deletedAt` set.' },
-    create: { response: 'The created customer', references: ['locationId'] },
-    update: {
-      summary: 'Update, restore or soft-delete a customer',
-      description:
-        '`restore: true` (or `deletedAt: null`) clears `deletedAt`; a `deletedAt` timestamp soft-deletes the customer as of that time.',
-      response: 'The updated customer',
-      references: ['locationId'],
-    },
-    delete: {
-      summary: 'Soft-delete a customer',
-      description:
-        'Sets `deletedAt`; the record is kept and can be restored with `PATCH {restore: true}`. Deleting an already deleted customer keeps its original `deletedAt`.',
-      response: 'The customer is deleted',
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  list: {
+    description:
+      'Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`; a sync passes it so deletions reach the mirror.',
+  },
+  get: { description: 'Soft-deleted customers are returned too, with `deletedAt` set.' },
+  create: { response: 'The created customer', references: ['locationId'] },
+  update: {
+    summary: 'Update, restore or soft-delete a customer',
+    description:
+      '`restore: true` (or `deletedAt: null`) clears `deletedAt`; a `deletedAt` timestamp soft-deletes the customer as of that time.',
+    response: 'The updated customer',
+    references: ['locationId'],
+  },
+  delete: {
+    summary: 'Soft-delete a customer',
+    description:
+      'Sets `deletedAt`; the record is kept and can be restored with `PATCH {restore: true}`. Deleting an already deleted customer keeps its original `deletedAt`.',
+    response: 'The customer is deleted',
   },
 });
 

@@ -6,25 +6,19 @@ import { v1 } from './groups.js';
 const eventTypes = defineResource(v1, {
   name: 'EventType',
   path: '/event-types',
-  id: 'eventTypeId',
-  sdk: 'eventTypes',
-  label: 'Event type',
   // Event types configure scheduling, so writing them needs the appointments scopes.
   scope: { read: { all: [], any: ['read:cars', 'read:appointments'] }, write: { all: writeScopes('appointments') } },
   record: V1EventType,
-  create: V1EventTypeCreate,
-  update: V1EventTypeUpdate,
+  createBody: V1EventTypeCreate,
+  updateBody: V1EventTypeUpdate,
   filters: { scope: EventTypeScope.optional().openapi({ description: 'Only types of this scope' }) },
-  operations: {
-    list: { description: 'Every team starts with the default types, among them `drop_off` and `pick_up`.' },
-    get: {},
-    create: {
-      summary: 'Create a custom event type',
-      description:
-        'Event types configure scheduling, so writing them needs the appointments scopes. `value` is unique per team (409).',
-      errors: [409],
-    },
-    update: {},
+  operations: ['list', 'get', 'create', 'update'],
+  list: { description: 'Every team starts with the default types, among them `drop_off` and `pick_up`.' },
+  create: {
+    summary: 'Create a custom event type',
+    description:
+      'Event types configure scheduling, so writing them needs the appointments scopes. `value` is unique per team (409).',
+    errors: [409],
   },
 });
 

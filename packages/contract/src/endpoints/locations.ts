@@ -6,25 +6,19 @@ import { v1 } from './groups.js';
 const locations = defineResource(v1, {
   name: 'Location',
   path: '/locations',
-  id: 'locationId',
-  sdk: 'locations',
-  label: 'Location',
   scope: 'locations',
   record: V1Location,
-  create: V1LocationCreate,
-  update: V1LocationUpdate,
+  createBody: V1LocationCreate,
+  updateBody: V1LocationUpdate,
   filters: { isActive: QueryBoolean.optional().openapi({ description: 'Only active (or inactive) locations' }) },
-  operations: {
-    list: {},
-    get: {},
-    create: { response: 'The created location' },
-    update: { response: 'The updated location' },
-    delete: {
-      description:
-        'Only a location nothing refers to can be deleted (409 otherwise); to retire a location in use, set `isActive: false`.',
-      response: 'The location is deleted',
-      errors: [409],
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: { response: 'The created location' },
+  update: { response: 'The updated location' },
+  delete: {
+    description:
+      'Only a location nothing refers to can be deleted (409 otherwise); to retire a location in use, set `isActive: false`.',
+    response: 'The location is deleted',
+    errors: [409],
   },
 });
 

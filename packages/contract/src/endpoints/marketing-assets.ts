@@ -21,31 +21,27 @@ const assets = defineResource(marketing, {
   name: 'MarketingAsset',
   path: '/assets',
   id: 'assetId',
-  sdk: 'assets',
   label: 'Asset',
   title: 'marketing asset',
   noun: 'asset',
   scope: 'marketing-assets',
   record: V1MarketingAsset,
-  create: V1MarketingAssetCreate,
-  update: V1MarketingAssetUpdate,
+  createBody: V1MarketingAssetCreate,
+  updateBody: V1MarketingAssetUpdate,
   filters: {
     folderId: folderFilter('Only assets directly in this folder; `root` for those at the top level'),
   },
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Upload a marketing asset',
-      description:
-        'The same byte rules and store as car photos: one image per request as `base64` or an https `sourceUrl` the server fetches, at most 3 MiB decoded (413), `contentType` an image type matching the bytes. There is no `sessionId`: assets belong to the marketing library and never appear in a car’s gallery. The bytes are served at `url` (`/api/media/<id>`) to keys with `read:marketing-assets`.',
-      errors: [413],
-    },
-    update: { summary: 'Rename or move a marketing asset' },
-    delete: {
-      summary: 'Delete a marketing asset and its bytes',
-      description: 'The bytes go too: its `url` answers 404 afterwards, also where a post or message links it.',
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: {
+    summary: 'Upload a marketing asset',
+    description:
+      'The same byte rules and store as car photos: one image per request as `base64` or an https `sourceUrl` the server fetches, at most 3 MiB decoded (413), `contentType` an image type matching the bytes. There is no `sessionId`: assets belong to the marketing library and never appear in a car’s gallery. The bytes are served at `url` (`/api/media/<id>`) to keys with `read:marketing-assets`.',
+    errors: [413],
+  },
+  update: { summary: 'Rename or move a marketing asset' },
+  delete: {
+    summary: 'Delete a marketing asset and its bytes',
+    description: 'The bytes go too: its `url` answers 404 afterwards, also where a post or message links it.',
   },
 });
 
@@ -53,33 +49,27 @@ const folders = defineResource(marketing, {
   name: 'AssetFolder',
   path: '/asset-folders',
   id: 'folderId',
-  sdk: 'assetFolders',
-  label: 'Asset folder',
   noun: 'folder',
   scope: 'marketing-assets',
   record: V1AssetFolder,
-  create: V1AssetFolderCreate,
-  update: V1AssetFolderUpdate,
+  createBody: V1AssetFolderCreate,
+  updateBody: V1AssetFolderUpdate,
   filters: {
     parentId: folderFilter('Only folders directly inside this one; `root` for the top-level folders'),
   },
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      description: '`parentId` nests it in another of the team’s folders; without it the folder is at the top level.',
-    },
-    update: {
-      summary: 'Rename or move an asset folder',
-      description:
-        'Moving a folder into itself or into one of its own subfolders would make a cycle and is a 400 at `parentId`.',
-    },
-    delete: {
-      summary: 'Delete an empty asset folder',
-      description:
-        'Only an empty folder (no assets, no subfolders) can be deleted; otherwise 409, and nothing changes.',
-      errors: [409],
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: {
+    description: '`parentId` nests it in another of the team’s folders; without it the folder is at the top level.',
+  },
+  update: {
+    summary: 'Rename or move an asset folder',
+    description:
+      'Moving a folder into itself or into one of its own subfolders would make a cycle and is a 400 at `parentId`.',
+  },
+  delete: {
+    summary: 'Delete an empty asset folder',
+    description: 'Only an empty folder (no assets, no subfolders) can be deleted; otherwise 409, and nothing changes.',
+    errors: [409],
   },
 });
 

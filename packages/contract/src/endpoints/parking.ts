@@ -17,65 +17,53 @@ const parking = defineGroup({ surface: 'v1', prefix: '', sdk: ['parking'], scope
 const zones = defineResource(parking, {
   name: 'ParkingZone',
   path: '/parking-zones',
-  id: 'parkingZoneId',
   sdk: 'zones',
-  label: 'Parking zone',
   noun: 'zone',
   record: V1ParkingZone,
-  create: V1ParkingZoneCreate,
-  update: V1ParkingZoneUpdate,
+  createBody: V1ParkingZoneCreate,
+  updateBody: V1ParkingZoneUpdate,
   filters: { locationId: z.uuid().optional(), isActive: QueryBoolean.optional() },
-  operations: {
-    list: {},
-    get: {},
-    create: { references: ['locationId'] },
-    update: { references: ['locationId'] },
-    delete: {
-      summary: 'Delete an empty parking zone',
-      description: 'Only a zone with no spots and no cars can be deleted (409 otherwise).',
-      errors: [409],
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: { references: ['locationId'] },
+  update: { references: ['locationId'] },
+  delete: {
+    summary: 'Delete an empty parking zone',
+    description: 'Only a zone with no spots and no cars can be deleted (409 otherwise).',
+    errors: [409],
   },
 });
 
 const spots = defineResource(parking, {
   name: 'ParkingSpot',
   path: '/parking-spots',
-  id: 'parkingSpotId',
   sdk: 'spots',
-  label: 'Parking spot',
   noun: 'spot',
   record: V1ParkingSpot,
-  create: V1ParkingSpotCreate,
-  update: V1ParkingSpotUpdate,
+  createBody: V1ParkingSpotCreate,
+  updateBody: V1ParkingSpotUpdate,
   filters: {
     parkingZoneId: z.uuid().optional(),
     name: IndexedText.min(1).optional().openapi({ description: 'Exact spot label' }),
     occupied: QueryBoolean.optional(),
   },
-  operations: {
-    list: {},
-    get: {},
-    create: { summary: 'Create a parking spot in a zone', references: ['parkingZoneId'], errors: [409] },
-    update: {
-      description: 'A spot with a car in it cannot move to another zone (409): move the car first.',
-      references: ['parkingZoneId'],
-      errors: [409],
-    },
-    delete: {
-      summary: 'Delete an empty parking spot',
-      description: 'A spot with a car in it cannot be deleted (409).',
-      errors: [409],
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: { summary: 'Create a parking spot in a zone', references: ['parkingZoneId'], errors: [409] },
+  update: {
+    description: 'A spot with a car in it cannot move to another zone (409): move the car first.',
+    references: ['parkingZoneId'],
+    errors: [409],
+  },
+  delete: {
+    summary: 'Delete an empty parking spot',
+    description: 'A spot with a car in it cannot be deleted (409).',
+    errors: [409],
   },
 });
 
 const assignments = defineResource(parking, {
   name: 'ParkingAssignment',
   path: '/parking-assignments',
-  id: 'parkingAssignmentId',
   sdk: 'assignments',
-  label: 'Parking assignment',
   noun: 'assignment',
   record: V1ParkingAssignment,
   filters: {
@@ -84,13 +72,11 @@ const assignments = defineResource(parking, {
     parkingZoneId: z.uuid().optional(),
     active: QueryBoolean.optional().openapi({ description: '`true`: only stays that have not ended' }),
   },
-  operations: {
-    list: {
-      summary: 'List parking assignments (stays of cars in spots and zones)',
-      description:
-        'Written by car events and by a car’s `parkingSpotId`/`parkingZoneId` (`POST`/`PATCH /cars`): a drop-off or placement starts one, the next one or a pick-up ends it. A spot has at most one active stay, and stays of a car or a spot never overlap.',
-    },
-    get: {},
+  operations: ['list', 'get'],
+  list: {
+    summary: 'List parking assignments (stays of cars in spots and zones)',
+    description:
+      'Written by car events and by a car’s `parkingSpotId`/`parkingZoneId` (`POST`/`PATCH /cars`): a drop-off or placement starts one, the next one or a pick-up ends it. A spot has at most one active stay, and stays of a car or a spot never overlap.',
   },
 });
 

@@ -21,13 +21,11 @@ const events = defineResource(marketing, {
   name: 'SocialEvent',
   path: '/social-events',
   id: 'eventId',
-  sdk: 'socialEvents',
-  label: 'Social event',
   noun: 'event',
   scope: 'social-events',
   record: V1SocialEvent,
-  create: V1SocialEventCreate,
-  update: V1SocialEventUpdate,
+  createBody: V1SocialEventCreate,
+  updateBody: V1SocialEventUpdate,
   filters: {
     from: TimestampWithOffset.optional().openapi({
       description: 'Only events ending (or, without endsAt, starting) at or after this time',
@@ -36,50 +34,42 @@ const events = defineResource(marketing, {
     locationId: z.uuid().optional(),
     status: SocialEventStatus.optional(),
   },
-  operations: {
-    list: { response: 'A page of social events' },
-    get: {},
-    create: {
-      description:
-        '`locationId` places it at one of the team’s locations; `venue` describes a place elsewhere. `capacity` is the planned head count and is not enforced.',
-    },
-    update: {
-      summary: 'Update or cancel a social event',
-      description:
-        '`status: cancelled` keeps the event with its invites and RSVPs (so guests can be told); DELETE removes them.',
-    },
-    delete: {
-      summary: 'Delete a social event and its staff data',
-      description:
-        'Removes the event, its RSVPs, invites and RSVP options in one transaction: either all of them go or nothing changes. Customers and contacts are untouched.',
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  list: { response: 'A page of social events' },
+  create: {
+    description:
+      '`locationId` places it at one of the team’s locations; `venue` describes a place elsewhere. `capacity` is the planned head count and is not enforced.',
+  },
+  update: {
+    summary: 'Update or cancel a social event',
+    description:
+      '`status: cancelled` keeps the event with its invites and RSVPs (so guests can be told); DELETE removes them.',
+  },
+  delete: {
+    summary: 'Delete a social event and its staff data',
+    description:
+      'Removes the event, its RSVPs, invites and RSVP options in one transaction: either all of them go or nothing changes. Customers and contacts are untouched.',
   },
 });
 
 const rsvpOptions = defineResource(events, {
   name: 'RsvpOption',
   path: '/rsvp-options',
-  id: 'rsvpOptionId',
-  sdk: 'rsvpOptions',
   label: 'RSVP option',
   noun: 'option',
   record: V1RsvpOption,
-  create: V1RsvpOptionCreate,
-  update: V1RsvpOptionUpdate,
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Add an RSVP option to an event',
-      description:
-        'The answers guests choose from, e.g. “Attending” (`attending: true`) and “Can’t make it” (`attending: false`).',
-    },
-    update: {},
-    delete: {
-      summary: 'Delete an RSVP option nobody chose',
-      description: 'An option that RSVPs chose is kept (409): move those RSVPs to another option first.',
-      errors: [409],
-    },
+  createBody: V1RsvpOptionCreate,
+  updateBody: V1RsvpOptionUpdate,
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: {
+    summary: 'Add an RSVP option to an event',
+    description:
+      'The answers guests choose from, e.g. “Attending” (`attending: true`) and “Can’t make it” (`attending: false`).',
+  },
+  delete: {
+    summary: 'Delete an RSVP option nobody chose',
+    description: 'An option that RSVPs chose is kept (409): move those RSVPs to another option first.',
+    errors: [409],
   },
 });
 
@@ -87,25 +77,21 @@ const invites = defineResource(events, {
   name: 'SocialEventInvite',
   path: '/invites',
   id: 'inviteId',
-  sdk: 'invites',
   label: 'Invite',
   record: V1SocialEventInvite,
-  create: V1SocialEventInviteCreate,
+  createBody: V1SocialEventInviteCreate,
   filters: { customerId: z.uuid().optional() },
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Invite a customer or contact',
-      description:
-        'Send exactly one of `customerId` or `contactId` (one of the team’s); a contact’s invite also records the contact’s customer. Inviting the same customer or contact twice is a 409. An invite is a record only: sending the invitation is a campaign or message.',
-      errors: [409],
-    },
-    delete: {
-      summary: 'Withdraw an invite',
-      description: 'An invite that has been answered is kept (409): the RSVP points at it.',
-      errors: [409],
-    },
+  operations: ['list', 'get', 'create', 'delete'],
+  create: {
+    summary: 'Invite a customer or contact',
+    description:
+      'Send exactly one of `customerId` or `contactId` (one of the team’s); a contact’s invite also records the contact’s customer. Inviting the same customer or contact twice is a 409. An invite is a record only: sending the invitation is a campaign or message.',
+    errors: [409],
+  },
+  delete: {
+    summary: 'Withdraw an invite',
+    description: 'An invite that has been answered is kept (409): the RSVP points at it.',
+    errors: [409],
   },
 });
 
@@ -113,26 +99,22 @@ const rsvps = defineResource(events, {
   name: 'SocialEventRsvp',
   path: '/rsvps',
   id: 'rsvpId',
-  sdk: 'rsvps',
   label: 'RSVP',
   record: V1SocialEventRsvp,
-  create: V1SocialEventRsvpCreate,
-  update: V1SocialEventRsvpUpdate,
+  createBody: V1SocialEventRsvpCreate,
+  updateBody: V1SocialEventRsvpUpdate,
   filters: { rsvpOptionId: z.uuid().optional(), customerId: z.uuid().optional() },
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Record a guest’s answer',
-      description:
-        '`rsvpOptionId` is one of this event’s options. Say who answers with `inviteId` (an invite of this event: its customer and contact are copied), or `customerId`/`contactId`, or `name`/`email` for a guest who is not a customer. An invite is answered once (409 for a second RSVP: update the first).',
-      errors: [409],
-    },
-    update: {
-      summary: 'Change an RSVP',
-      description:
-        'A changed `rsvpOptionId` (one of this event’s options) moves `respondedAt` to now. Who answered does not change.',
-    },
+  operations: ['list', 'get', 'create', 'update'],
+  create: {
+    summary: 'Record a guest’s answer',
+    description:
+      '`rsvpOptionId` is one of this event’s options. Say who answers with `inviteId` (an invite of this event: its customer and contact are copied), or `customerId`/`contactId`, or `name`/`email` for a guest who is not a customer. An invite is answered once (409 for a second RSVP: update the first).',
+    errors: [409],
+  },
+  update: {
+    summary: 'Change an RSVP',
+    description:
+      'A changed `rsvpOptionId` (one of this event’s options) moves `respondedAt` to now. Who answered does not change.',
   },
 });
 

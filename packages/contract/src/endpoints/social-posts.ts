@@ -1,6 +1,5 @@
-import { defineResource, idParams } from '../define-resource.js';
-import { defineEndpoint } from '../endpoint.js';
-import { dataResponse, QueryBoolean, TimestampWithOffset } from '../schemas/common.js';
+import { defineResource } from '../define-resource.js';
+import { QueryBoolean, TimestampWithOffset } from '../schemas/common.js';
 import {
   SocialNetwork,
   SocialPostStatus,
@@ -17,32 +16,27 @@ import { marketing } from './groups.js';
 const accounts = defineResource(marketing, {
   name: 'SocialAccount',
   path: '/social-accounts',
-  id: 'socialAccountId',
-  sdk: 'socialAccounts',
-  label: 'Social account',
   noun: 'account',
   // Social posts and accounts belong to the `campaigns` scope (spec scope table).
   scope: 'campaigns',
   record: V1SocialAccount,
-  create: V1SocialAccountCreate,
-  update: V1SocialAccountUpdate,
+  createBody: V1SocialAccountCreate,
+  updateBody: V1SocialAccountUpdate,
   filters: { network: SocialNetwork.optional(), isActive: QueryBoolean.optional() },
-  operations: {
-    list: { summary: 'List connected social accounts' },
-    get: {},
-    create: {
-      summary: 'Connect (record) a social account',
-      description:
-        'Connecting records the account (network and handle): the server runs no OAuth flow and stores no network tokens; the configured social provider decides how posts reach the network (the default outbox keeps them locally). A team has one account per network and handle (409 for a second).',
-      errors: [409],
-    },
-    update: { errors: [409] },
-    delete: {
-      summary: 'Disconnect a social account without posts',
-      description:
-        'An account with posts is kept with their history (409): set `isActive` to false, or delete its posts first.',
-      errors: [409],
-    },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  list: { summary: 'List connected social accounts' },
+  create: {
+    summary: 'Connect (record) a social account',
+    description:
+      'Connecting records the account (network and handle): the server runs no OAuth flow and stores no network tokens; the configured social provider decides how posts reach the network (the default outbox keeps them locally). A team has one account per network and handle (409 for a second).',
+    errors: [409],
+  },
+  update: { errors: [409] },
+  delete: {
+    summary: 'Disconnect a social account without posts',
+    description:
+      'An account with posts is kept with their history (409): set `isActive` to false, or delete its posts first.',
+    errors: [409],
   },
 });
 
@@ -50,52 +44,47 @@ const posts = defineResource(marketing, {
   name: 'SocialPost',
   path: '/social-posts',
   id: 'postId',
-  sdk: 'socialPosts',
-  label: 'Social post',
   noun: 'post',
   scope: 'campaigns',
   record: V1SocialPost,
-  create: V1SocialPostCreate,
-  update: V1SocialPostUpdate,
+  createBody: V1SocialPostCreate,
+  updateBody: V1SocialPostUpdate,
   filters: {
     socialAccountId: z.uuid().optional(),
     status: SocialPostStatus.optional(),
     from: TimestampWithOffset.optional().openapi({ description: 'Only posts scheduled at or after this time' }),
     to: TimestampWithOffset.optional().openapi({ description: 'Only posts scheduled before this time' }),
   },
-  operations: {
-    list: {},
-    get: {},
-    create: {
-      summary: 'Draft or schedule a social post',
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  create: {
+    summary: 'Draft or schedule a social post',
+    description:
+      '`socialAccountId` is one of the team’s active accounts. Each of `mediaUrls` is an `https://` URL or a `/api/media/<uuid>` path of the team’s own media (an asset or photo); anything else is a 400. `scheduledAt` plans the post on the marketing calendar; publishing happens only through `POST /marketing/social-posts/{postId}/publish`.',
+  },
+  update: {
+    summary: 'Edit a social post',
+    description: 'Same rules as create. A published post is on the network already and cannot be edited (409).',
+    errors: [409],
+  },
+  delete: { description: 'Deletes the record only; a published post stays on the network.' },
+  actions: {
+    publish: {
+      summary: 'Publish a social post now',
       description:
-        '`socialAccountId` is one of the team’s active accounts. Each of `mediaUrls` is an `https://` URL or a `/api/media/<uuid>` path of the team’s own media (an asset or photo); anything else is a 400. `scheduledAt` plans the post on the marketing calendar; publishing happens only through `POST /marketing/social-posts/{postId}/publish`.',
-    },
-    update: {
-      summary: 'Edit a social post',
-      description: 'Same rules as create. A published post is on the network already and cannot be edited (409).',
+        'Hands the post to the configured social provider (default `outbox`: the post is recorded in the server’s outbox and goes to no network). Success sets `status: published`, `publishedAt`, `provider` and `providerPostId`; a provider failure keeps the post with `status: failed`, `provider` and the provider’s `error` and still answers 200, so the outcome is always in the response. A failed post can be published again; a published one answers 409, as does a post whose account is inactive.',
+      response: 'The post with the outcome',
       errors: [409],
     },
-    delete: { description: 'Deletes the record only; a published post stays on the network.' },
   },
 });
 
 export const { listSocialAccounts, getSocialAccount, createSocialAccount, updateSocialAccount, deleteSocialAccount } =
   accounts.endpoints;
-export const { listSocialPosts, getSocialPost, createSocialPost, updateSocialPost, deleteSocialPost } = posts.endpoints;
-
-export const publishSocialPost = defineEndpoint({
-  operationId: 'publishSocialPost',
-  surface: 'v1',
-  method: 'post',
-  path: '/marketing/social-posts/{postId}/publish',
-  summary: 'Publish a social post now',
-  description:
-    'Hands the post to the configured social provider (default `outbox`: the post is recorded in the server’s outbox and goes to no network). Success sets `status: published`, `publishedAt`, `provider` and `providerPostId`; a provider failure keeps the post with `status: failed`, `provider` and the provider’s `error` and still answers 200, so the outcome is always in the response. A failed post can be published again; a published one answers 409, as does a post whose account is inactive.',
-  scopes: posts.scopes.write,
-  sdk: { namespace: posts.sdk, method: 'publish' },
-  params: idParams('postId'),
-  response: { status: 200, description: 'The post with the outcome', schema: dataResponse(V1SocialPost) },
-  resourceName: posts.label,
-  errors: [409],
-});
+export const {
+  listSocialPosts,
+  getSocialPost,
+  createSocialPost,
+  updateSocialPost,
+  deleteSocialPost,
+  publishSocialPost,
+} = posts.endpoints;

@@ -7,24 +7,19 @@ import { marketing } from './groups.js';
 const templates = defineResource(marketing, {
   name: 'Template',
   path: '/templates',
-  id: 'templateId',
-  sdk: 'templates',
-  label: 'Template',
   scope: 'templates',
   record: V1Template,
-  create: V1TemplateCreate,
-  update: V1TemplateUpdate,
+  createBody: V1TemplateCreate,
+  updateBody: V1TemplateUpdate,
   filters: { channel: CommunicationChannel.optional(), isActive: QueryBoolean.optional() },
-  operations: {
-    list: { summary: 'List marketing templates' },
-    get: {},
-    create: {
-      description:
-        'Variables are written `{{firstName}}`; an unknown variable or a stray brace is refused when the template is saved, not when it is sent. A template may be a draft: `{name, channel}` is enough; a body is needed only when a step made from it is sent.',
-    },
-    update: { description: 'Content steps made from the template keep the copy they took.' },
-    delete: { description: 'Steps copied from it keep their content; their `templateId` is cleared.' },
+  operations: ['list', 'get', 'create', 'update', 'delete'],
+  list: { summary: 'List marketing templates' },
+  create: {
+    description:
+      'Variables are written `{{firstName}}`; an unknown variable or a stray brace is refused when the template is saved, not when it is sent. A template may be a draft: `{name, channel}` is enough; a body is needed only when a step made from it is sent.',
   },
+  update: { description: 'Content steps made from the template keep the copy they took.' },
+  delete: { description: 'Steps copied from it keep their content; their `templateId` is cleared.' },
 });
 
 export const { listTemplates, getTemplate, createTemplate, updateTemplate, deleteTemplate } = templates.endpoints;
