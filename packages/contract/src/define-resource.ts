@@ -15,12 +15,12 @@ import { readScopes, type ScopeResource, writeScopes } from './scopes.js';
 import { z } from './zod.js';
 
 /** A declared resource: its endpoints, and the base its child resources extend. */
-export interface Resource<S extends ApiSurface, P extends string, D extends ResourceDeclaration>
-  extends ResourceBase<S, `${P}/{${IdOf<D>}}`> {
+export interface Resource<S extends ApiSurface, P extends string, D extends ResourceDeclaration, X extends string>
+  extends ResourceBase<S, `${P}/{${IdOf<D>}}`, X> {
   readonly path: P;
   readonly label: string;
   readonly scopes: ResourceScopes;
-  readonly endpoints: ResourceEndpoints<S, P, D>;
+  readonly endpoints: ResourceEndpoints<S, P, D, X>;
 }
 
 /** `{ <name>: uuid }` path parameters. */
@@ -33,11 +33,12 @@ function resolveScopes(scope: ScopeResource | ResourceScopes): ResourceScopes {
 }
 
 /** Surface, path prefix, SDK namespace and default scope shared by the resources declared in it. */
-export function defineGroup<const S extends ApiSurface, const P extends string>(
-  group: GroupDeclaration<S, P>,
-): ResourceBase<S, P> {
+export function defineGroup<const S extends ApiSurface, const P extends string, const X extends string = ''>(
+  group: GroupDeclaration<S, P, X>,
+): ResourceBase<S, P, X> {
   return {
     surface: group.surface,
+    operationPrefix: group.operationPrefix ?? ('' as X),
     base: group.prefix,
     sdk: group.sdk ?? [],
     ...(group.scope ? { scopes: resolveScopes(group.scope) } : {}),
@@ -58,6 +59,7 @@ const camel = (path: string) => (path.split('/').pop() ?? '').replace(/-([a-z])/
 
 const methods = { list: 'get', get: 'get', create: 'post', update: 'patch', delete: 'delete' } as const;
 const itemOperations: readonly StandardOperation[] = ['get', 'update', 'delete'];
+const standardOperations: readonly StandardOperation[] = ['list', 'get', 'create', 'update', 'delete'];
 
 /**
  * Declares a resource once and derives its endpoints: operation ids and SDK names from `name` and the
@@ -65,10 +67,12 @@ const itemOperations: readonly StandardOperation[] = ['get', 'update', 'delete']
  * `resourceName`, response schemas from `record`, and summaries and response descriptions in the usual
  * wording unless an operation gives its own. Each endpoint is an ordinary `EndpointDefinition`.
  */
-export function defineResource<const S extends ApiSurface, const B extends string, const D extends ResourceDeclaration>(
-  base: ResourceBase<S, B>,
-  declaration: D,
-): Resource<S, `${B}${D['path']}`, D> {
+export function defineResource<
+  const S extends ApiSurface,
+  const B extends string,
+  const X extends string,
+  const D extends ResourceDeclaration,
+>(base: ResourceBase<S, B, X>, declaration: D): Resource<S, `${B}${D['path']}`, D, X> {
   const { name, record } = declaration;
   const path = `${base.base}${declaration.path}` as `${B}${D['path']}`;
   const id = declaration.id ?? `${lowerInitial(name)}Id`;
@@ -78,9 +82,19 @@ export function defineResource<const S extends ApiSurface, const B extends strin
   const scopes = resolveScopes(scope);
   const label = declaration.label ?? words(name);
   const title = declaration.title ?? lowerInitial(label);
-  const noun = declaration.noun ?? title;
+  const noun = declaration.noun ?? lowerInitial(label.split(' ').pop() as string);
   const sdk = [...base.sdk, declaration.sdk ?? camel(declaration.path)];
   const parent = base.parent;
+
+  const prefixed = (operationId: string) =>
+    base.operationPrefix
+      ? `${base.operationPrefix}${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}`
+      : operationId;
+  const operations = declaration.operations ?? standardOperations;
+  for (const operation of standardOperations) {
+    if (declaration[operation] && !operations.includes(operation))
+      throw new Error(`${name}: options for \`${operation}\`, which is not among its operations`);
+  }
 
   const endpoint = (
     operationId: string,
@@ -93,7 +107,7 @@ export function defineResource<const S extends ApiSurface, const B extends strin
     const names = pathParamNames(operationPath);
     const resourceName = operationPath === path ? parent?.label : label;
     return {
-      operationId,
+      operationId: prefixed(operationId),
       surface: base.surface,
       method,
       path: operationPath,
@@ -154,19 +168,20 @@ export function defineResource<const S extends ApiSurface, const B extends strin
 
   const endpoints = Object.fromEntries(
     [
-      ...declaration.operations.map((operation) => standard(operation)),
+      ...operations.map((operation) => standard(operation)),
       ...Object.entries(declaration.actions ?? {}).map(action),
     ].map((e) => [e.operationId, e]),
   );
 
   return {
     surface: base.surface,
+    operationPrefix: base.operationPrefix,
     base: itemPath as `${B}${D['path']}/{${IdOf<D>}}`,
     sdk,
     scopes,
     parent: { label, noun },
     path,
     label,
-    endpoints: endpoints as ResourceEndpoints<S, `${B}${D['path']}`, D>,
+    endpoints: endpoints as ResourceEndpoints<S, `${B}${D['path']}`, D, X>,
   };
 }

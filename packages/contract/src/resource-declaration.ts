@@ -33,8 +33,10 @@ export interface ActionOptions extends OperationOptions {
  * Where resources live, like Effect's `HttpApiGroup` or a ts-rest router: a group (surface, path prefix,
  * SDK namespace, default scope) or a parent resource, whose item path and namespace its children extend.
  */
-export interface ResourceBase<S extends ApiSurface = ApiSurface, B extends string = string> {
+export interface ResourceBase<S extends ApiSurface = ApiSurface, B extends string = string, X extends string = string> {
   readonly surface: S;
+  /** Put before every operation id (`admin` makes `adminUpdateTeam`); none on the team API. */
+  readonly operationPrefix: X;
   /** Path that a child's own path is appended to: a group's prefix, a parent's item path. */
   readonly base: B;
   readonly sdk: readonly string[];
@@ -43,9 +45,10 @@ export interface ResourceBase<S extends ApiSurface = ApiSurface, B extends strin
   readonly parent?: { readonly label: string; readonly noun: string };
 }
 
-export interface GroupDeclaration<S extends ApiSurface, P extends string> {
+export interface GroupDeclaration<S extends ApiSurface, P extends string, X extends string> {
   readonly surface: S;
   readonly prefix: P;
+  readonly operationPrefix?: X;
   readonly sdk?: readonly string[];
   readonly scope?: ScopeResource | ResourceScopes;
 }
@@ -64,7 +67,7 @@ export interface ResourceDeclaration extends Partial<Record<StandardOperation, O
   readonly label?: string;
   /** The record in summaries (`Get a parking zone`); the label with a lowercase initial unless given. */
   readonly title?: string;
-  /** The record in response descriptions (`The zone`, `A page of zones`); the title unless given. */
+  /** The record in response descriptions (`The zone`, `A page of zones`); the label's last word unless given. */
   readonly noun?: string;
   readonly scope?: ScopeResource | ResourceScopes;
   readonly record: z.ZodType;
@@ -72,8 +75,8 @@ export interface ResourceDeclaration extends Partial<Record<StandardOperation, O
   readonly updateBody?: z.ZodType;
   /** Query filters of `list`, besides paging and `updatedAfter`. */
   readonly filters?: z.core.$ZodLooseShape;
-  /** The standard operations the resource has; only these are derived, each with its options (`create: {…}`). */
-  readonly operations: readonly StandardOperation[];
+  /** The standard operations the resource has, each with its options (`create: {…}`); all five unless given. */
+  readonly operations?: readonly StandardOperation[];
   /** `POST <item>/<verb>` operations by verb: `cancel` gives `cancelAppointment` and `client.appointments.cancel()`. */
   readonly actions?: Readonly<Record<string, ActionOptions>>;
 }

@@ -8,7 +8,15 @@ import type { z } from './zod.js';
 
 type MethodOf = { list: 'get'; get: 'get'; create: 'post'; update: 'patch'; delete: 'delete' };
 type ItemOperation = 'get' | 'update' | 'delete';
-type OperationId<K extends StandardOperation, N extends string> = K extends 'list' ? `list${N}s` : `${K}${N}`;
+type Prefixed<X extends string, V extends string> = X extends '' ? V : `${X}${Capitalize<V>}`;
+type OperationId<K extends StandardOperation, N extends string, X extends string> = Prefixed<
+  X,
+  K extends 'list' ? `list${N}s` : `${K}${N}`
+>;
+/** The declared operations, or all five. */
+export type OperationsOf<D extends ResourceDeclaration> = D extends { readonly operations: readonly (infer K)[] }
+  ? K
+  : StandardOperation;
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
 
 /** `{ <name>: uuid }`, as `idParams` builds it. */
@@ -68,7 +76,8 @@ export type StandardEndpoint<
   S extends ApiSurface,
   P extends string,
   D extends ResourceDeclaration,
-> = DerivedEndpoint<OperationId<K, D['name']>, S, MethodOf[K], PathOf<K, P, IdOf<D>>, K> & {
+  X extends string,
+> = DerivedEndpoint<OperationId<K, D['name'], X>, S, MethodOf[K], PathOf<K, P, IdOf<D>>, K> & {
   readonly response: {
     readonly status: K extends 'create' ? 201 : 200;
     readonly description: string;
@@ -84,7 +93,8 @@ export type ActionEndpoint<
   S extends ApiSurface,
   P extends string,
   D extends ResourceDeclaration,
-> = DerivedEndpoint<`${A}${D['name']}`, S, 'post', `${P}/{${IdOf<D>}}/${A}`, A> & {
+  X extends string,
+> = DerivedEndpoint<Prefixed<X, `${A}${D['name']}`>, S, 'post', `${P}/{${IdOf<D>}}/${A}`, A> & {
   readonly params: IdParams<ParamNames<`${P}/{${IdOf<D>}}`>>;
   readonly response: {
     readonly status: 200;
@@ -94,8 +104,13 @@ export type ActionEndpoint<
 };
 
 /** A resource's endpoints keyed by operation id, as `apiEndpoints` holds them. */
-export type ResourceEndpoints<S extends ApiSurface, P extends string, D extends ResourceDeclaration> = {
-  readonly [K in D['operations'][number] as OperationId<K, D['name']>]: StandardEndpoint<K, S, P, D>;
+export type ResourceEndpoints<
+  S extends ApiSurface,
+  P extends string,
+  D extends ResourceDeclaration,
+  X extends string,
+> = {
+  readonly [K in OperationsOf<D> & StandardOperation as OperationId<K, D['name'], X>]: StandardEndpoint<K, S, P, D, X>;
 } & {
-  readonly [A in keyof D['actions'] & string as `${A}${D['name']}`]: ActionEndpoint<A, S, P, D>;
+  readonly [A in keyof D['actions'] & string as Prefixed<X, `${A}${D['name']}`>]: ActionEndpoint<A, S, P, D, X>;
 };

@@ -43,6 +43,7 @@ const appointments = defineResource(scheduling, {
 
 const appointmentTypes = defineResource(scheduling, {
   name: 'AppointmentType',
+  noun: 'appointment type',
   path: '/appointment-types',
   record: V1AppointmentType,
   createBody: V1AppointmentTypeCreate,

@@ -28,7 +28,6 @@ const campaigns = defineResource(marketing, {
   createBody: V1CampaignCreate,
   updateBody: V1CampaignUpdate,
   filters: { status: CampaignStatus.optional() },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   delete: {
     summary: 'Delete an unsent campaign',
     description:
@@ -45,7 +44,6 @@ const audiences = defineResource(campaigns, {
   record: V1CampaignAudience,
   createBody: V1CampaignAudienceCreate,
   updateBody: V1CampaignAudienceUpdate,
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: {
     summary: 'Save an audience (a filter over customers)',
     description: 'The filter is saved, not its result: a send resolves it against the customers of that moment.',
@@ -58,11 +56,9 @@ const contentSteps = defineResource(campaigns, {
   path: '/content',
   id: 'contentStepId',
   label: 'Content step',
-  noun: 'step',
   record: V1CampaignContentStep,
   createBody: V1CampaignContentStepCreate,
   updateBody: V1CampaignContentStepUpdate,
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: {
     summary: 'Add a content step',
     description:

@@ -18,7 +18,6 @@ const threads = defineResource(v1, {
   id: 'threadId',
   label: 'Thread',
   title: 'communication thread',
-  noun: 'thread',
   scope: 'communications',
   record: V1CommunicationThread,
   createBody: V1CommunicationThreadCreate,

@@ -11,7 +11,6 @@ const contacts = defineResource(v1, {
   createBody: V1ContactCreate,
   updateBody: V1ContactUpdate,
   filters: { customerId: z.uuid().optional().openapi({ description: 'Only contacts of this customer' }) },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: {
     description: "The contact belongs to `customerId`, which must be one of the team's customers.",
     response: 'The created contact',

@@ -17,7 +17,6 @@ const customers = defineResource(v1, {
     locationId: z.uuid().optional(),
     email: LineText.min(1).optional().openapi({ description: 'Exact email, case-insensitive' }),
   },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   list: {
     description:
       'Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`; a sync passes it so deletions reach the mirror.',

@@ -5,6 +5,7 @@ import { v1 } from './groups.js';
 
 const eventTypes = defineResource(v1, {
   name: 'EventType',
+  noun: 'event type',
   path: '/event-types',
   // Event types configure scheduling, so writing them needs the appointments scopes.
   scope: { read: { all: [], any: ['read:cars', 'read:appointments'] }, write: { all: writeScopes('appointments') } },

@@ -12,7 +12,6 @@ const forms = defineResource(marketing, {
   createBody: V1FormCreate,
   updateBody: V1FormUpdate,
   filters: { isActive: QueryBoolean.optional() },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   list: { summary: 'List marketing forms' },
   create: {
     summary: 'Create a form with typed fields',
@@ -35,7 +34,6 @@ const submissions = defineResource(forms, {
   name: 'FormSubmission',
   path: '/submissions',
   id: 'submissionId',
-  noun: 'submission',
   record: V1FormSubmission,
   createBody: V1FormSubmissionCreate,
   filters: { customerId: z.uuid().optional() },

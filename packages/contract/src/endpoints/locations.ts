@@ -11,7 +11,6 @@ const locations = defineResource(v1, {
   createBody: V1LocationCreate,
   updateBody: V1LocationUpdate,
   filters: { isActive: QueryBoolean.optional().openapi({ description: 'Only active (or inactive) locations' }) },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: { response: 'The created location' },
   update: { response: 'The updated location' },
   delete: {

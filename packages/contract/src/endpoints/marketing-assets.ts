@@ -23,7 +23,6 @@ const assets = defineResource(marketing, {
   id: 'assetId',
   label: 'Asset',
   title: 'marketing asset',
-  noun: 'asset',
   scope: 'marketing-assets',
   record: V1MarketingAsset,
   createBody: V1MarketingAssetCreate,
@@ -31,7 +30,6 @@ const assets = defineResource(marketing, {
   filters: {
     folderId: folderFilter('Only assets directly in this folder; `root` for those at the top level'),
   },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: {
     summary: 'Upload a marketing asset',
     description:
@@ -49,7 +47,6 @@ const folders = defineResource(marketing, {
   name: 'AssetFolder',
   path: '/asset-folders',
   id: 'folderId',
-  noun: 'folder',
   scope: 'marketing-assets',
   record: V1AssetFolder,
   createBody: V1AssetFolderCreate,
@@ -57,7 +54,6 @@ const folders = defineResource(marketing, {
   filters: {
     parentId: folderFilter('Only folders directly inside this one; `root` for the top-level folders'),
   },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: {
     description: '`parentId` nests it in another of the team’s folders; without it the folder is at the top level.',
   },

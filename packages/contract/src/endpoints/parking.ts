@@ -18,12 +18,10 @@ const zones = defineResource(parking, {
   name: 'ParkingZone',
   path: '/parking-zones',
   sdk: 'zones',
-  noun: 'zone',
   record: V1ParkingZone,
   createBody: V1ParkingZoneCreate,
   updateBody: V1ParkingZoneUpdate,
   filters: { locationId: z.uuid().optional(), isActive: QueryBoolean.optional() },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: { references: ['locationId'] },
   update: { references: ['locationId'] },
   delete: {
@@ -37,7 +35,6 @@ const spots = defineResource(parking, {
   name: 'ParkingSpot',
   path: '/parking-spots',
   sdk: 'spots',
-  noun: 'spot',
   record: V1ParkingSpot,
   createBody: V1ParkingSpotCreate,
   updateBody: V1ParkingSpotUpdate,
@@ -46,7 +43,6 @@ const spots = defineResource(parking, {
     name: IndexedText.min(1).optional().openapi({ description: 'Exact spot label' }),
     occupied: QueryBoolean.optional(),
   },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: { summary: 'Create a parking spot in a zone', references: ['parkingZoneId'], errors: [409] },
   update: {
     description: 'A spot with a car in it cannot move to another zone (409): move the car first.',
@@ -64,7 +60,6 @@ const assignments = defineResource(parking, {
   name: 'ParkingAssignment',
   path: '/parking-assignments',
   sdk: 'assignments',
-  noun: 'assignment',
   record: V1ParkingAssignment,
   filters: {
     carId: z.uuid().optional(),

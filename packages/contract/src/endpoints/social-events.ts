@@ -21,7 +21,6 @@ const events = defineResource(marketing, {
   name: 'SocialEvent',
   path: '/social-events',
   id: 'eventId',
-  noun: 'event',
   scope: 'social-events',
   record: V1SocialEvent,
   createBody: V1SocialEventCreate,
@@ -34,7 +33,6 @@ const events = defineResource(marketing, {
     locationId: z.uuid().optional(),
     status: SocialEventStatus.optional(),
   },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   list: { response: 'A page of social events' },
   create: {
     description:
@@ -56,11 +54,9 @@ const rsvpOptions = defineResource(events, {
   name: 'RsvpOption',
   path: '/rsvp-options',
   label: 'RSVP option',
-  noun: 'option',
   record: V1RsvpOption,
   createBody: V1RsvpOptionCreate,
   updateBody: V1RsvpOptionUpdate,
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: {
     summary: 'Add an RSVP option to an event',
     description:

@@ -16,14 +16,12 @@ import { marketing } from './groups.js';
 const accounts = defineResource(marketing, {
   name: 'SocialAccount',
   path: '/social-accounts',
-  noun: 'account',
   // Social posts and accounts belong to the `campaigns` scope (spec scope table).
   scope: 'campaigns',
   record: V1SocialAccount,
   createBody: V1SocialAccountCreate,
   updateBody: V1SocialAccountUpdate,
   filters: { network: SocialNetwork.optional(), isActive: QueryBoolean.optional() },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   list: { summary: 'List connected social accounts' },
   create: {
     summary: 'Connect (record) a social account',
@@ -44,7 +42,6 @@ const posts = defineResource(marketing, {
   name: 'SocialPost',
   path: '/social-posts',
   id: 'postId',
-  noun: 'post',
   scope: 'campaigns',
   record: V1SocialPost,
   createBody: V1SocialPostCreate,
@@ -55,7 +52,6 @@ const posts = defineResource(marketing, {
     from: TimestampWithOffset.optional().openapi({ description: 'Only posts scheduled at or after this time' }),
     to: TimestampWithOffset.optional().openapi({ description: 'Only posts scheduled before this time' }),
   },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   create: {
     summary: 'Draft or schedule a social post',
     description:

@@ -12,7 +12,6 @@ const templates = defineResource(marketing, {
   createBody: V1TemplateCreate,
   updateBody: V1TemplateUpdate,
   filters: { channel: CommunicationChannel.optional(), isActive: QueryBoolean.optional() },
-  operations: ['list', 'get', 'create', 'update', 'delete'],
   list: { summary: 'List marketing templates' },
   create: {
     description:
