@@ -3,6 +3,7 @@ export * from './endpoints/admin.js';
 export * from './endpoints/appointments.js';
 export * from './endpoints/auth.js';
 export * from './endpoints/campaigns.js';
+export * from './endpoints/car-events.js';
 export * from './endpoints/cars.js';
 export * from './endpoints/communications.js';
 export * from './endpoints/contacts.js';

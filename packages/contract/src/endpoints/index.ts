@@ -2,6 +2,7 @@ import * as admin from './admin.js';
 import * as appointments from './appointments.js';
 import * as auth from './auth.js';
 import * as campaigns from './campaigns.js';
+import * as carEvents from './car-events.js';
 import * as cars from './cars.js';
 import * as communications from './communications.js';
 import * as contacts from './contacts.js';
@@ -29,6 +30,7 @@ export const coreEndpoints = {
 /** Parking, car events and photos, appointments. */
 export const facilityEndpoints = {
   ...parking,
+  ...carEvents,
   ...appointments,
 } as const;
 
