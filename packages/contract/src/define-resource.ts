@@ -91,6 +91,13 @@ export function defineResource<
       ? `${base.operationPrefix}${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}`
       : operationId;
   const operations = declaration.operations ?? standardOperations;
+  for (const [operation, body] of [
+    ['create', declaration.createBody],
+    ['update', declaration.updateBody],
+  ] as const) {
+    if (operations.includes(operation) && !body)
+      throw new Error(`${name}: \`${operation}\` needs \`${operation}Body\``);
+  }
   for (const operation of standardOperations) {
     if (declaration[operation] && !operations.includes(operation))
       throw new Error(`${name}: options for \`${operation}\`, which is not among its operations`);
