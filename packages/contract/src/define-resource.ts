@@ -85,6 +85,9 @@ export function defineResource<
   const noun = declaration.noun ?? lowerInitial(label.split(' ').pop() as string);
   const sdk = [...base.sdk, declaration.sdk ?? camel(declaration.path)];
   const parent = base.parent;
+  // In the parent's possessive the parent is not named twice: `List a car’s events`, not `car events`.
+  const ownTitle =
+    parent && title.startsWith(`${lowerInitial(parent.label)} `) ? title.slice(parent.label.length + 1) : title;
 
   const prefixed = (operationId: string) =>
     base.operationPrefix
@@ -135,7 +138,7 @@ export function defineResource<
     const options = declaration[operation] ?? {};
     const derived = {
       list: {
-        summary: parent ? `List ${article(parent.noun)}’s ${title}s` : `List ${title}s`,
+        summary: parent ? `List ${article(parent.noun)}’s ${ownTitle}s` : `List ${title}s`,
         response: `A page of ${noun}s`,
       },
       get: { summary: `Get ${article(title)}`, response: `The ${noun}` },

@@ -24,7 +24,6 @@ const events = defineResource(cars, {
     references: ['parkingSpotId', 'parkingZoneId'],
     errors: [409],
   },
-  list: { summary: 'List a car’s events' },
   get: { summary: 'Get one of a car’s events' },
 });
 

@@ -48,7 +48,6 @@ const submissions = defineResource(forms, {
     errors: [409],
   },
   list: {
-    summary: 'List a form’s submissions',
     description:
       'Submissions never change after they are stored, so `updatedAfter` and the order (newest first) use `submittedAt`.',
   },
