@@ -10,6 +10,7 @@ import type {
   StandardOperation,
 } from './resource-declaration.js';
 import type { IdOf, ResourceEndpoints } from './resource-endpoint-types.js';
+import { resourceNames, standardWording } from './resource-wording.js';
 import { DeletedRecord, dataResponse, IdParam, listQueryShape, listResponse } from './schemas/common.js';
 import { readScopes, type ScopeResource, writeScopes } from './scopes.js';
 import { z } from './zod.js';
@@ -45,18 +46,6 @@ export function defineGroup<const S extends ApiSurface, const P extends string, 
   };
 }
 
-/** `an` before a vowel sound, acronyms (`an RSVP`) included. */
-function article(phrase: string): string {
-  const acronym = /^[A-Z]{2,}\b/.test(phrase);
-  return `${(acronym ? /^[AEFHILMNORSX]/ : /^[aeiou]/i).test(phrase) ? 'an' : 'a'} ${phrase}`;
-}
-
-const lowerInitial = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text);
-/** `ParkingZone` → `Parking zone`. */
-const words = (name: string) => name.replace(/(?<=[a-z])([A-Z])/g, (c) => ` ${c.toLowerCase()}`);
-/** `/parking-zones` → `parkingZones`. */
-const camel = (path: string) => (path.split('/').pop() ?? '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-
 const methods = { list: 'get', get: 'get', create: 'post', update: 'patch', delete: 'delete' } as const;
 const itemOperations: readonly StandardOperation[] = ['get', 'update', 'delete'];
 const standardOperations: readonly StandardOperation[] = ['list', 'get', 'create', 'update', 'delete'];
@@ -75,19 +64,14 @@ export function defineResource<
 >(base: ResourceBase<S, B, X>, declaration: D): Resource<S, `${B}${D['path']}`, D, X> {
   const { name, record } = declaration;
   const path = `${base.base}${declaration.path}` as `${B}${D['path']}`;
-  const id = declaration.id ?? `${lowerInitial(name)}Id`;
-  const itemPath = `${path}/{${id}}`;
+  const parent = base.parent;
+  const names = resourceNames(declaration, parent);
+  const { label, noun } = names;
+  const itemPath = `${path}/{${names.id}}`;
   const scope = declaration.scope ?? base.scopes;
   if (!scope) throw new Error(`${name}: no scope on the resource or its group`);
   const scopes = resolveScopes(scope);
-  const label = declaration.label ?? words(name);
-  const title = declaration.title ?? lowerInitial(label);
-  const noun = declaration.noun ?? lowerInitial(label.split(' ').pop() as string);
-  const sdk = [...base.sdk, declaration.sdk ?? camel(declaration.path)];
-  const parent = base.parent;
-  // In the parent's possessive the parent is not named twice: `List a car’s events`, not `car events`.
-  const ownTitle =
-    parent && title.startsWith(`${lowerInitial(parent.label)} `) ? title.slice(parent.label.length + 1) : title;
+  const sdk = [...base.sdk, names.sdk];
 
   const prefixed = (operationId: string) =>
     base.operationPrefix
@@ -114,7 +98,7 @@ export function defineResource<
     options: OperationOptions,
     derived: { summary: string; response: string; status: 200 | 201; schema: z.ZodType; scopes: ScopeRequirement },
   ) => {
-    const names = pathParamNames(operationPath);
+    const params = pathParamNames(operationPath);
     const resourceName = operationPath === path ? parent?.label : label;
     return {
       operationId: prefixed(operationId),
@@ -127,7 +111,7 @@ export function defineResource<
       ...(options.fieldScopes ? { fieldScopes: options.fieldScopes } : {}),
       ...(options.references ? { references: options.references } : {}),
       sdk: { namespace: sdk, method: sdkMethod },
-      ...(names.length > 0 ? { params: idParams(...names) } : {}),
+      ...(params.length > 0 ? { params: idParams(...params) } : {}),
       response: { status: derived.status, description: options.response ?? derived.response, schema: derived.schema },
       ...(resourceName ? { resourceName } : {}),
       ...(options.errors ? { errors: options.errors } : {}),
@@ -136,16 +120,7 @@ export function defineResource<
 
   const standard = (operation: StandardOperation) => {
     const options = declaration[operation] ?? {};
-    const derived = {
-      list: {
-        summary: parent ? `List ${article(parent.noun)}’s ${ownTitle}s` : `List ${title}s`,
-        response: `A page of ${noun}s`,
-      },
-      get: { summary: `Get ${article(title)}`, response: `The ${noun}` },
-      create: { summary: `Create ${article(title)}`, response: `The ${noun}` },
-      update: { summary: `Update ${article(title)}`, response: `The ${noun}` },
-      delete: { summary: `Delete ${article(title)}`, response: 'Deleted' },
-    }[operation];
+    const derived = standardWording(operation, names);
     const body = { create: declaration.createBody, update: declaration.updateBody }[operation as 'create' | 'update'];
     const list = operation === 'list';
     return {
