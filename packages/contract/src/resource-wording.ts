@@ -22,7 +22,8 @@ export function resourceNames(declaration: ResourceDeclaration, parent: Resource
   const own =
     parent && title.startsWith(`${lowerInitial(parent.label)} `) ? title.slice(parent.label.length + 1) : title;
   return {
-    id: declaration.id ?? `${lowerInitial(declaration.name)}Id`,
+    // Exactly as the type `IdOf` spells it (`Uncapitalize`), so the path the types promise is the one served.
+    id: declaration.id ?? `${declaration.name.charAt(0).toLowerCase()}${declaration.name.slice(1)}Id`,
     sdk: declaration.sdk ?? camel(declaration.path),
     label,
     title,
