@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineGroup, defineResource } from './define-resource.js';
-import { type EndpointDefinition, errorStatuses, pathParamNames } from './endpoint.js';
+import {
+  type EndpointBody,
+  type EndpointDefinition,
+  type EndpointParams,
+  type EndpointQuery,
+  type EndpointResponse,
+  errorStatuses,
+  pathParamNames,
+} from './endpoint.js';
 import { adminEndpoints, apiEndpoints } from './endpoints/index.js';
 import { V1Contact, V1ContactCreate, V1ContactUpdate } from './schemas/contact.js';
 import { z } from './zod.js';
@@ -133,6 +141,23 @@ describe('defineResource', () => {
         ...{ summary: 'Get an RSVP line', params: ['parkingOrderId', 'lineId'], resourceName: 'RSVP line' },
       },
     ]);
+  });
+
+  it('types each derived endpoint as exactly as a hand-written declaration (checked by tsc)', () => {
+    const { listParkingOrders, getParkingOrder, createParkingOrder, confirmParkingOrder } = orders.endpoints;
+    expectTypeOf(getParkingOrder.path).toEqualTypeOf<'/shop/parking-orders/{parkingOrderId}'>();
+    expectTypeOf(confirmParkingOrder.path).toEqualTypeOf<'/shop/parking-orders/{parkingOrderId}/confirm'>();
+    expectTypeOf(
+      lines.endpoints.getOrderLine.path,
+    ).toEqualTypeOf<'/shop/parking-orders/{parkingOrderId}/lines/{lineId}'>();
+    expectTypeOf<keyof typeof lines.endpoints>().toEqualTypeOf<'listOrderLines' | 'getOrderLine'>();
+    expectTypeOf<EndpointParams<typeof getParkingOrder>>().toEqualTypeOf<{ parkingOrderId: string }>();
+    expectTypeOf<EndpointParams<typeof listParkingOrders>>().toEqualTypeOf<undefined>();
+    expectTypeOf<EndpointQuery<typeof listParkingOrders>['customerId']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<EndpointBody<typeof createParkingOrder>>().toEqualTypeOf<z.output<typeof V1ContactCreate>>();
+    expectTypeOf<EndpointResponse<typeof getParkingOrder>>().toEqualTypeOf<{ data: V1Contact }>();
+    expectTypeOf(listParkingOrders.paginated).toEqualTypeOf<true>();
+    expectTypeOf(createParkingOrder.response.status).toEqualTypeOf<201>();
   });
 
   it('prefixes operation ids with the group’s operation prefix', () => {
