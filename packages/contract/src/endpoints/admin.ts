@@ -1,3 +1,4 @@
+import { defineGroup, defineResource, idParams } from '../define-resource.js';
 import { defineEndpoint } from '../endpoint.js';
 import {
   AdminKey,
@@ -10,22 +11,51 @@ import {
 } from '../schemas/auth-key.js';
 import { dataResponse } from '../schemas/common.js';
 import { z } from '../zod.js';
-import { idParams } from './shared.js';
 
+// The admin token authorizes every call, so no operation needs a scope.
 const none = { all: [] } as const;
-
-export const adminCreateTeam = defineEndpoint({
-  operationId: 'adminCreateTeam',
+const admin = defineGroup({
   surface: 'admin',
-  method: 'post',
-  path: '/teams',
-  summary: 'Create a team (API on by default) with its default event types',
-  scopes: none,
-  sdk: { namespace: ['teams'], method: 'create' },
-  body: AdminTeamCreate,
-  response: { status: 201, description: 'The team', schema: dataResponse(AdminTeam) },
+  prefix: '',
+  operationPrefix: 'admin',
+  scope: { read: none, write: none },
 });
 
+const teams = defineResource(admin, {
+  name: 'Team',
+  path: '/teams',
+  record: AdminTeam,
+  createBody: AdminTeamCreate,
+  updateBody: AdminTeamUpdate,
+  operations: ['create', 'update'],
+  create: { summary: 'Create a team (API on by default) with its default event types' },
+  update: {
+    summary: 'Rename a team or turn its API on or off',
+    description: 'Turning the API off answers every key of the team with 403 from the next request on; keys are kept.',
+  },
+});
+
+const keys = defineResource(admin, {
+  name: 'Key',
+  path: '/keys',
+  label: 'API key',
+  record: AdminKey,
+  updateBody: AdminKeyUpdate,
+  operations: ['update'],
+  update: { summary: 'Rename an API key or change its expiry' },
+  actions: {
+    revoke: {
+      summary: 'Revoke an API key, effective on the next request',
+      description: 'Revoking a revoked key keeps its original `revokedAt`.',
+      response: 'The revoked key',
+    },
+  },
+});
+
+export const { adminCreateTeam, adminUpdateTeam } = teams.endpoints;
+export const { adminUpdateKey, adminRevokeKey } = keys.endpoints;
+
+// Teams and a team's keys are listed whole (an installation has few), and a key is created under its team.
 export const adminListTeams = defineEndpoint({
   operationId: 'adminListTeams',
   surface: 'admin',
@@ -33,24 +63,8 @@ export const adminListTeams = defineEndpoint({
   path: '/teams',
   summary: 'List teams',
   scopes: none,
-  sdk: { namespace: ['teams'], method: 'list' },
+  sdk: { namespace: teams.sdk, method: 'list' },
   response: { status: 200, description: 'Every team', schema: dataResponse(z.array(AdminTeam)) },
-});
-
-export const adminUpdateTeam = defineEndpoint({
-  operationId: 'adminUpdateTeam',
-  surface: 'admin',
-  method: 'patch',
-  path: '/teams/{teamId}',
-  summary: 'Rename a team or turn its API on or off',
-  description: 'Turning the API off answers every key of the team with 403 from the next request on; keys are kept.',
-  scopes: none,
-  sdk: { namespace: ['teams'], method: 'update' },
-  params: idParams('teamId'),
-  body: AdminTeamUpdate,
-  response: { status: 200, description: 'The team', schema: dataResponse(AdminTeam) },
-  resourceName: 'Team',
-  errors: [404],
 });
 
 export const adminCreateKey = defineEndpoint({
@@ -61,12 +75,11 @@ export const adminCreateKey = defineEndpoint({
   summary: 'Create an API key for a team',
   description: 'The full key is in this response only; the server keeps just a hash of its secret.',
   scopes: none,
-  sdk: { namespace: ['keys'], method: 'create' },
+  sdk: { namespace: keys.sdk, method: 'create' },
   params: idParams('teamId'),
   body: AdminKeyCreate,
   response: { status: 201, description: 'The key, with its secret', schema: dataResponse(AdminKeyCreated) },
-  resourceName: 'Team',
-  errors: [404],
+  resourceName: teams.label,
 });
 
 export const adminListKeys = defineEndpoint({
@@ -76,39 +89,8 @@ export const adminListKeys = defineEndpoint({
   path: '/teams/{teamId}/keys',
   summary: "List a team's API keys (never their secrets)",
   scopes: none,
-  sdk: { namespace: ['keys'], method: 'list' },
+  sdk: { namespace: keys.sdk, method: 'list' },
   params: idParams('teamId'),
   response: { status: 200, description: 'The keys', schema: dataResponse(z.array(AdminKey)) },
-  resourceName: 'Team',
-  errors: [404],
-});
-
-export const adminUpdateKey = defineEndpoint({
-  operationId: 'adminUpdateKey',
-  surface: 'admin',
-  method: 'patch',
-  path: '/keys/{keyId}',
-  summary: 'Rename an API key or change its expiry',
-  scopes: none,
-  sdk: { namespace: ['keys'], method: 'update' },
-  params: idParams('keyId'),
-  body: AdminKeyUpdate,
-  response: { status: 200, description: 'The key', schema: dataResponse(AdminKey) },
-  resourceName: 'API key',
-  errors: [404],
-});
-
-export const adminRevokeKey = defineEndpoint({
-  operationId: 'adminRevokeKey',
-  surface: 'admin',
-  method: 'post',
-  path: '/keys/{keyId}/revoke',
-  summary: 'Revoke an API key, effective on the next request',
-  description: 'Revoking a revoked key keeps its original `revokedAt`.',
-  scopes: none,
-  sdk: { namespace: ['keys'], method: 'revoke' },
-  params: idParams('keyId'),
-  response: { status: 200, description: 'The revoked key', schema: dataResponse(AdminKey) },
-  resourceName: 'API key',
-  errors: [404],
+  resourceName: teams.label,
 });

@@ -18,21 +18,10 @@ import * as socialPosts from './social-posts.js';
 import * as templates from './templates.js';
 
 /** Keys, cars, customers, contacts, locations and event types. */
-export const coreEndpoints = {
-  ...auth,
-  ...cars,
-  ...customers,
-  ...contacts,
-  ...locations,
-  ...eventTypes,
-} as const;
+export const coreEndpoints = { ...auth, ...cars, ...customers, ...contacts, ...locations, ...eventTypes } as const;
 
 /** Parking, car events and photos, appointments. */
-export const facilityEndpoints = {
-  ...parking,
-  ...carEvents,
-  ...appointments,
-} as const;
+export const facilityEndpoints = { ...parking, ...carEvents, ...appointments } as const;
 
 /** Threads and messages with customers. */
 export const communicationsEndpoints = { ...communications } as const;
@@ -40,12 +29,7 @@ export const communicationsEndpoints = { ...communications } as const;
 /** Campaigns (audiences, content steps, sends), templates and the marketing calendar. */
 export const campaignsEndpoints = { ...campaigns, ...templates, ...marketingCalendar } as const;
 /** Marketing engagement: forms and submissions, social events, social posts and accounts, assets and folders. */
-export const engagementEndpoints = {
-  ...forms,
-  ...socialEvents,
-  ...socialPosts,
-  ...marketingAssets,
-} as const;
+export const engagementEndpoints = { ...forms, ...socialEvents, ...socialPosts, ...marketingAssets } as const;
 
 /**
  * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
