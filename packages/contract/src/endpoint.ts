@@ -43,6 +43,11 @@ export interface EndpointDefinition {
   readonly method: HttpMethod;
   /** Path relative to the surface's base, OpenAPI style: `/cars/{carId}`. */
   readonly path: string;
+  /**
+   * The base `path` is relative to when it is not the surface's: `/api` for `/api/media/{mediaId}`, which
+   * answers to the same team keys as `/api/v1` but lives beside it (DESIGN.md).
+   */
+  readonly basePath?: string;
   readonly summary: string;
   readonly description?: string;
   readonly scopes: ScopeRequirement;
@@ -55,6 +60,11 @@ export interface EndpointDefinition {
     readonly status: 200 | 201;
     readonly description: string;
     readonly schema: z.ZodType;
+    /**
+     * Set when the success body is not JSON but bytes of this media type (`image/*`): the server streams
+     * them with their own `Content-Type`, and the SDK hands back the raw `Response`, as openai-node does for files.
+     */
+    readonly contentType?: string;
   };
   /** The response is the list shape and can be paged with `page`/`limit`. */
   readonly paginated?: boolean;
@@ -124,6 +134,11 @@ export type EndpointQuery<E extends EndpointDefinition> = OutputOf<E['query']>;
 export type EndpointBody<E extends EndpointDefinition> = OutputOf<E['body']>;
 /** The success body on the wire (`{data: …}` or the list shape). */
 export type EndpointResponse<E extends EndpointDefinition> = z.output<E['response']['schema']>;
+
+/** The endpoint's path on the server, from the root: `/api/v1/cars/{carId}`, `/api/media/{mediaId}`. */
+export function serverPath(endpoint: Pick<EndpointDefinition, 'surface' | 'basePath' | 'path'>): string {
+  return `${endpoint.basePath ?? API_BASE_PATHS[endpoint.surface]}${endpoint.path}`;
+}
 
 /** Express-style path (`/cars/:carId`) for a contract path (`/cars/{carId}`). */
 export function toExpressPath(path: string): string {

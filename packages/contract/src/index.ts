@@ -14,6 +14,7 @@ export * from './endpoints/index.js';
 export * from './endpoints/locations.js';
 export * from './endpoints/marketing-assets.js';
 export * from './endpoints/marketing-calendar.js';
+export * from './endpoints/media.js';
 export * from './endpoints/parking.js';
 export * from './endpoints/parking-field-scopes.js';
 export * from './endpoints/social-events.js';

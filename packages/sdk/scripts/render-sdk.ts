@@ -50,7 +50,7 @@ function jsdoc(e: EndpointDefinition, indent: string): string {
     e.summary,
     ...(e.description ? ['', ...e.description.split('\n')] : []),
     '',
-    `\`${e.method.toUpperCase()} ${e.path}\`${e.surface === 'v1' ? ` — scopes: ${scopes.length ? scopes.join(', plus ') : 'none'}` : ''}`,
+    `\`${e.method.toUpperCase()} ${e.basePath ?? ''}${e.path}\`${e.surface === 'v1' ? ` — scopes: ${scopes.length ? scopes.join(', plus ') : 'none'}` : ''}`,
     ...(e.fieldScopes ?? []).map(
       (rule) =>
         `\`${rule.field}\`${rule.values ? ` = ${rule.values.map((v) => `\`${String(v)}\``).join(' or ')}` : ''} also needs ${rule.scopes.all.map((s) => `\`${s}\``).join(' and ')} (${rule.effect})`,
@@ -87,7 +87,8 @@ function method(e: EndpointDefinition): string[] {
   } else {
     out.push(jsdoc(e, '  '));
     out.push(`  ${e.sdk.method}(${args.join(', ')}): APIPromise<DataOf<typeof ${id}>> {`);
-    out.push(`    return this._client.requestData(${route}, ${argObject}, options);`);
+    const call = e.response.contentType ? 'requestBinary' : 'requestData';
+    out.push(`    return this._client.${call}(${route}, ${argObject}, options);`);
     out.push('  }', '');
   }
   return out;
@@ -168,6 +169,8 @@ export function renderRoutes(
       path: e.path,
       paginated: e.paginated === true,
       idempotent: idempotent(e),
+      ...(e.basePath ? { basePath: e.basePath } : {}),
+      ...(e.response.contentType ? { binary: true } : {}),
     };
     const fields = Object.entries(data).map(([k, v]) => `${k}: ${typeof v === 'string' ? `'${v}'` : v}`);
     return `  ${e.operationId}: { ${fields.join(', ')} } as Route<typeof ${e.operationId}>,`;

@@ -145,6 +145,13 @@ describe('SDK against the reference server', () => {
       filename: 'front.png',
     });
     expect(uploaded).toMatchObject({ contentType: 'image/png', sizeBytes: png.length });
+    // The photo's url resolves through client.media.download: the raw Response, bytes unread until asked.
+    const mediaId = uploaded.url.split('/').pop()!;
+    const download = await client.media.download(mediaId);
+    expect(download.headers.get('content-type')).toBe('image/png');
+    expect(download.headers.get('content-disposition')).toContain('front.png');
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(png);
+    await expect(client.media.download('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
     const created = await client.cars.photos.create(car.id, {
       sessionId: event.sessionId,
       filename: 'rear.png',

@@ -11,7 +11,7 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
 describe.skipIf(!databaseUrl)('migrations run by several processes at once', () => {
   it('apply once on a brand-new database, and every caller succeeds', async () => {
     const name = `vsf_migrate_${randomUUID().replaceAll('-', '')}`;
-    const server = knex({ client: 'pg', connection: databaseUrl });
+    const server = knex({ client: 'pg', connection: databaseUrl as string });
     await server.raw(`create database ${name}`);
     const url = new URL(databaseUrl as string);
     url.pathname = `/${name}`;

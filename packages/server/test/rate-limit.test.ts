@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { apiEndpoints, type EndpointDefinition } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, serverPath } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitConfig } from '../src/rate-limit/key-rate-limiter.js';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
@@ -149,10 +149,9 @@ describe('every endpoint of the contract, and /api/media', () => {
     ...Object.entries(apiEndpoints).map(([operationId, e]) => ({
       operationId,
       method: e.method.toUpperCase(),
-      path: `/api/v1${e.path.replace(/\{\w+\}/g, () => randomUUID())}`,
+      path: serverPath(e as EndpointDefinition).replace(/\{\w+\}/g, () => randomUUID()),
       hasBody: Boolean((e as EndpointDefinition).body),
     })),
-    { operationId: 'media', method: 'GET', path: `/api/media/${randomUUID()}`, hasBody: false },
   ];
   const send = (route: (typeof routes)[number], headers: Record<string, string>) =>
     fetch(`${server.origin}${route.path}`, {

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, pathParamNames, type Scope } from '@vsf/contract';
+import {
+  ALL_SCOPES,
+  apiEndpoints,
+  type EndpointDefinition,
+  pathParamNames,
+  type Scope,
+  serverPath,
+} from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
@@ -16,8 +23,9 @@ const keysWithout = new Map<string, string>();
 /** One record of every kind, for the field-scope probes: they send real ids the request could act on. */
 let world: Record<string, string>;
 
+/** From the server's root (`/api/v1/…`, `/api/media/…`): callers below are made on `server.origin`. */
 function pathFor(endpoint: EndpointDefinition, ids: Record<string, string>): string {
-  return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? randomUUID());
+  return serverPath(endpoint).replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? randomUUID());
 }
 
 beforeAll(async () => {
@@ -67,7 +75,7 @@ describe('scope matrix', () => {
 
     for (const scope of endpoint.scopes.all) {
       it(`${label} without ${scope} → 403 Missing scope: ${scope}`, async () => {
-        const api = apiCaller(server.baseUrl, keysWithout.get(scope));
+        const api = apiCaller(server.origin, keysWithout.get(scope));
         const ids = Object.fromEntries(pathParamNames(endpoint.path).map((p) => [p, randomUUID()]));
         const res = await api(endpoint.method, pathFor(endpoint, ids), {
           ...(fixture?.body !== undefined
@@ -83,7 +91,7 @@ describe('scope matrix', () => {
     for (const rule of endpoint.fieldScopes ?? []) {
       for (const scope of rule.scopes.all) {
         it(`${label} sending ${rule.field} without ${scope} → 403 Missing scope: ${scope}, nothing stored`, async () => {
-          const api = apiCaller(server.baseUrl, keysWithout.get(scope));
+          const api = apiCaller(server.origin, keysWithout.get(scope));
           const sent = rule.values?.[0] ?? world[rule.field] ?? null;
           const body = { ...(fillIds(fixture?.body ?? {}, world) as object), [rule.field]: sent };
           const before = await snapshotTeamData(server.db, teamId);
@@ -98,7 +106,7 @@ describe('scope matrix', () => {
     if (endpoint.scopes.any?.length) {
       const any = endpoint.scopes.any as readonly Scope[];
       it(`${label} with none of ${any.join(', ')} → 403 naming ${any[0]}`, async () => {
-        const api = apiCaller(server.baseUrl, keysWithout.get(any.join('|')));
+        const api = apiCaller(server.origin, keysWithout.get(any.join('|')));
         const res = await api(endpoint.method, pathFor(endpoint, {}));
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({ error: `Missing scope: ${any[0]}`, code: 'forbidden' });
@@ -106,7 +114,7 @@ describe('scope matrix', () => {
       for (const scope of any) {
         it(`${label} with only ${scope} of the alternatives is allowed`, async () => {
           const key = await server.createKey(teamId, [scope]);
-          const res = await apiCaller(server.baseUrl, key.key)(endpoint.method, pathFor(endpoint, {}));
+          const res = await apiCaller(server.origin, key.key)(endpoint.method, pathFor(endpoint, {}));
           expect(res.status).not.toBe(403);
         });
       }

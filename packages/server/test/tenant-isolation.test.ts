@@ -1,4 +1,4 @@
-import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, pathParamNames } from '@vsf/contract';
+import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, pathParamNames, serverPath } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
@@ -15,6 +15,8 @@ let server: TestServer;
 let ownerTeamId: string;
 let ownerIds: Record<string, string>;
 let intruder: ApiCaller;
+/** The intruder's calls by the endpoint's path from the server's root (`serverPath`). */
+let intruderAtRoot: ApiCaller;
 let intruderIds: Record<string, string>;
 let intruderTeamId: string;
 
@@ -25,6 +27,7 @@ beforeAll(async () => {
   ownerIds = await createWorld(apiCaller(server.baseUrl, owner.key));
   const other = await server.createTeamWithKey(ALL_SCOPES);
   intruder = apiCaller(server.baseUrl, other.key);
+  intruderAtRoot = apiCaller(server.origin, other.key);
   intruderTeamId = other.team.id;
   // The intruder's own records, for bodies that must point at something valid.
   intruderIds = await createWorld(intruder);
@@ -43,13 +46,13 @@ describe('tenant isolation', () => {
   for (const endpoint of withIds) {
     it(`${endpoint.method.toUpperCase()} ${endpoint.path} with another team's ids → 404, nothing changed`, async () => {
       const before = await snapshotTeamData(server.db, ownerTeamId);
-      const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const path = serverPath(endpoint).replace(/\{(\w+)\}/g, (_, name: string) => {
         const id = ownerIds[name];
         if (!id) throw new Error(`no record factory for ${name}`);
         return id;
       });
       const fixture = endpointFixtures[endpoint.operationId];
-      const res = await intruder(endpoint.method, path, {
+      const res = await intruderAtRoot(endpoint.method, path, {
         ...(fixture?.body !== undefined ? { body: fillIds(fixture.body, intruderIds) } : {}),
         ...(fixture?.query ? { query: fixture.query } : {}),
       });
@@ -68,9 +71,9 @@ describe('tenant isolation', () => {
         expect(foreignId, `add a record factory for ${field}`).toBeDefined();
         const fixture = endpointFixtures[endpoint.operationId];
         const body = { ...(fillIds(fixture?.body ?? {}, intruderIds) as object), [field]: foreignId };
-        const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => intruderIds[name] as string);
+        const path = serverPath(endpoint).replace(/\{(\w+)\}/g, (_, name: string) => intruderIds[name] as string);
         const intruderBefore = await snapshotTeamData(server.db, intruderTeamId);
-        const res = await intruder(endpoint.method, path, { body });
+        const res = await intruderAtRoot(endpoint.method, path, { body });
         expect(res.status, JSON.stringify(res.body)).toBe(400);
         expect(res.body).toMatchObject({
           code: 'validation_error',

@@ -12,6 +12,7 @@ import * as forms from './forms.js';
 import * as locations from './locations.js';
 import * as marketingAssets from './marketing-assets.js';
 import * as marketingCalendar from './marketing-calendar.js';
+import * as media from './media.js';
 import * as parking from './parking.js';
 import * as socialEvents from './social-events.js';
 import * as socialPosts from './social-posts.js';
@@ -21,7 +22,7 @@ import * as templates from './templates.js';
 export const coreEndpoints = { ...auth, ...cars, ...customers, ...contacts, ...locations, ...eventTypes } as const;
 
 /** Parking, car events and photos, appointments. */
-export const facilityEndpoints = { ...parking, ...carEvents, ...appointments } as const;
+export const facilityEndpoints = { ...parking, ...carEvents, ...media, ...appointments } as const;
 
 /** Threads and messages with customers. */
 export const communicationsEndpoints = { ...communications } as const;

@@ -128,6 +128,8 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
     description,
     tags: [endpoint.sdk.namespace[0] ?? 'default'],
     security,
+    // A route beside the surface's base (`/api/media/…` next to `/api/v1`) says where it lives.
+    ...(endpoint.basePath ? { servers: [{ url: endpoint.basePath }] } : {}),
     request: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
@@ -139,7 +141,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
     responses: {
       [endpoint.response.status]: {
         description: endpoint.response.description,
-        content: { 'application/json': { schema: endpoint.response.schema } },
+        content: { [endpoint.response.contentType ?? 'application/json']: { schema: endpoint.response.schema } },
       },
       ...Object.fromEntries(
         errorStatuses(endpoint).map((status) => [
@@ -204,6 +206,9 @@ function addExamples(document: OpenApiDocument, endpoints: readonly EndpointDefi
     const body = operation.requestBody?.content['application/json'];
     if (body) body.example ??= schemaExample(body.schema, components, undefined, 0, true);
     for (const [status, response] of Object.entries(operation.responses)) {
+      // Bytes have no JSON example; a placeholder string keeps the every-body-has-an-example check whole.
+      const bytes = endpoint.response.contentType ? response.content?.[endpoint.response.contentType] : undefined;
+      if (bytes) bytes.example ??= '(the file’s bytes)';
       const media = response.content?.['application/json'];
       if (!media) continue;
       if (Number(status) >= 400) media.example = errorExample(endpoint, Number(status), body?.example);
@@ -215,9 +220,9 @@ function addExamples(document: OpenApiDocument, endpoints: readonly EndpointDefi
   }
 }
 
-/** Builds the OpenAPI 3.0 document of one API surface from the contract's declarations. */
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV3['generateDocument']>;
 
+/** Builds the OpenAPI 3.0 document of one API surface from the contract's declarations. */
 export function buildOpenApiDocument(surface: Exclude<ApiSurface, 'public'> = 'v1'): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.register('ApiError', ApiError);

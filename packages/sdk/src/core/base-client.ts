@@ -51,6 +51,8 @@ export class BaseClient {
   private readonly defaultHeaders: Record<string, string>;
   private readonly authHeader: 'bearer' | 'x-api-key';
   protected readonly log: Logger;
+  /** The API's own path (`/api/v1`), from the default base URL: routes beside it swap it for theirs. */
+  private readonly apiPath: string;
 
   constructor(options: ClientOptions & { credential?: string | undefined }, config: CredentialConfig) {
     const credential = options.credential ?? env(config.envName);
@@ -59,6 +61,7 @@ export class BaseClient {
     }
     this.credential = credential;
     this.baseUrl = (options.baseUrl ?? env(config.baseUrlEnv) ?? config.defaultBaseUrl).replace(/\/+$/, '');
+    this.apiPath = new URL(config.defaultBaseUrl).pathname.replace(/\/+$/, '');
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
@@ -92,7 +95,18 @@ export class BaseClient {
     options?: RequestOptions,
   ): APIPromise<T>;
   request(endpoint: RouteLike, args: RequestArgs = {}, options: RequestOptions = {}): APIPromise<unknown> {
+    if (endpoint.binary) return this.requestBinary(endpoint, args, options);
     return endpoint.paginated ? this.requestPage(endpoint, args, options) : this.requestData(endpoint, args, options);
+  }
+
+  /**
+   * Endpoints whose body is bytes (`GET /api/media/{id}`) resolve to the raw `Response`, unread, as
+   * openai-node does for files: stream `response.body`, or `await response.arrayBuffer()`. Errors are
+   * thrown as for every other call.
+   */
+  /** @internal Used by generated resources. */
+  requestBinary(endpoint: RouteLike, args: RequestArgs, options: RequestOptions = {}): APIPromise<Response> {
+    return new APIPromise(this.send(endpoint, args, options, (_body, response) => response));
   }
 
   /** Single-record endpoints resolve to the record itself, unwrapped from `data`. */
@@ -129,7 +143,22 @@ export class BaseClient {
       return encodeURIComponent(value);
     });
     const query = serializeQuery(args.query).toString();
-    return `${this.baseUrl}${path}${query ? `?${query}` : ''}`;
+    const base = endpoint.basePath ? this.baseBeside(endpoint.basePath) : this.baseUrl;
+    return `${base}${path}${query ? `?${query}` : ''}`;
+  }
+
+  /**
+   * The base URL of a route that lives beside the API's base (`/api` for `/api/media/{id}` next to
+   * `/api/v1`): the client's base with its API path swapped, so a prefix in front of it (a proxy's
+   * `/vsf/api/v1`) is kept; a base URL not ending in the API path falls back to its origin.
+   */
+  private baseBeside(basePath: string): string {
+    const url = new URL(this.baseUrl);
+    if (url.pathname.endsWith(this.apiPath)) {
+      url.pathname = `${url.pathname.slice(0, -this.apiPath.length)}${basePath}`;
+      return url.href.replace(/\/+$/, '');
+    }
+    return `${url.origin}${basePath}`;
   }
 
   private async send<T>(
@@ -141,7 +170,7 @@ export class BaseClient {
     const url = this.buildUrl(endpoint, args);
     const method = endpoint.method.toUpperCase();
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: endpoint.binary ? '*/*' : 'application/json',
       'user-agent': `vsf-sdk/${VERSION}`,
       ...this.defaultHeaders,
       ...(this.authHeader === 'x-api-key'
@@ -176,6 +205,8 @@ export class BaseClient {
           throwHttpErrors: false,
           fetch: this.fetchImpl,
         });
+        // Bytes are the caller's to read (or stream); only an error body is read here.
+        if (endpoint.binary && response.ok) return { data: parse(undefined, response), response };
         const text = await readBody(response, signal);
         this.log.debug(`${method} ${url} -> ${response.status} in ${Date.now() - started} ms`, {
           attempt: attemptNumber,

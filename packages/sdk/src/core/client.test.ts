@@ -489,3 +489,33 @@ describe('logging', () => {
     expect(lines.join('\n')).toContain('vsf_abcdefghijkl.****');
   });
 });
+
+describe('routes beside the API base (GET /api/media/{id})', () => {
+  const id = '5b0f2a5e-8c1d-4c39-9a53-2f8f1f0c6a11';
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+
+  it.each([
+    ['http://vsf.test/api/v1', `http://vsf.test/api/media/${id}`],
+    // A proxy's prefix in front of the API path is kept.
+    ['http://proxy.test/vsf/api/v1/', `http://proxy.test/vsf/api/media/${id}`],
+    // A base URL that does not end in the API path: the media path from its origin.
+    ['http://odd.test/custom', `http://odd.test/api/media/${id}`],
+  ])('base %s downloads from %s, resolving to the unread Response', async (baseUrl, expected) => {
+    let seen: { url: string; accept: string | null } | undefined;
+    server.use(
+      http.get('*/media/:id', ({ request }) => {
+        seen = { url: request.url, accept: request.headers.get('accept') };
+        return new HttpResponse(png, { headers: { 'content-type': 'image/png' } });
+      }),
+    );
+    const response = await client({ baseUrl }).media.download(id);
+    expect(seen).toEqual({ url: expected, accept: '*/*' });
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(png);
+  });
+
+  it('throws the API error of a failed download like any other call', async () => {
+    server.use(http.get('*/api/media/:id', () => apiError(404, 'Media not found', 'not_found')));
+    await expect(client().media.download(id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

@@ -24,6 +24,10 @@ export interface Route<E extends EndpointDefinition = EndpointDefinition> {
   readonly paginated: E extends { paginated: true } ? true : false;
   /** The server honours an `Idempotency-Key` on it, so a retry never runs it twice. */
   readonly idempotent: boolean;
+  /** Set when the route lives beside the client's base (`/api` for `/api/media/{mediaId}`). */
+  readonly basePath?: string;
+  /** Set when the response is bytes: the call resolves to the raw `Response`. */
+  readonly binary?: true;
   /** Type only, never present at run time: the contract declaration this route was generated from. */
   readonly [declaration]?: E;
 }
@@ -34,14 +38,19 @@ export interface RouteLike {
   readonly method: HttpMethod;
   readonly path: string;
   readonly paginated?: boolean | undefined;
+  readonly basePath?: string | undefined;
+  readonly binary?: boolean | undefined;
 }
 
 /** The contract declaration behind a route (or the declaration itself). */
 export type DeclarationOf<R> = R extends EndpointDefinition ? R : R extends Route<infer E> ? E : never;
 
-/** What a single-record method resolves to: the `data` of the response. */
-export type DataOf<E extends EndpointDefinition> =
-  EndpointResponse<E> extends { data: infer D } ? D : EndpointResponse<E>;
+/** What a single-record method resolves to: the `data` of the response, or the raw `Response` for bytes. */
+export type DataOf<E extends EndpointDefinition> = E['response'] extends { contentType: string }
+  ? Response
+  : EndpointResponse<E> extends { data: infer D }
+    ? D
+    : EndpointResponse<E>;
 
 /** One record of a list endpoint. */
 export type ListItem<E extends EndpointDefinition> = DataOf<E> extends readonly (infer I)[] ? I : never;

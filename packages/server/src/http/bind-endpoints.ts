@@ -12,7 +12,7 @@ import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { requireScopes } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
 import { requireFieldScopes } from './field-scopes.js';
-import type { Handler, HandlerContext } from './handler.js';
+import type { BinaryBody, Handler, HandlerContext } from './handler.js';
 import { jsonSafetyProblems } from './json-safety.js';
 import { readJsonBody } from './read-json-body.js';
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
@@ -137,6 +137,12 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
         return;
       }
 
+      if (endpoint.response.contentType) {
+        const { bytes, headers } = (await handler(ctx)) as BinaryBody;
+        res.set({ ...headers, 'Content-Length': String(bytes.byteLength) }).status(endpoint.response.status);
+        res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        return;
+      }
       const response = await run(options.services);
       res.set(response.headers).status(response.status).json(response.body);
     });

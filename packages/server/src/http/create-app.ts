@@ -1,10 +1,9 @@
-import { adminEndpoints, apiEndpoints, buildOpenApiDocument } from '@vsf/contract';
+import { adminEndpoints, apiEndpoints, buildOpenApiDocument, type EndpointDefinition } from '@vsf/contract';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { notFound } from '../errors/api-http-error.js';
 import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
@@ -15,7 +14,6 @@ import type { SocialProvider } from '../providers/social/social-provider.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { redactUrl } from '../runtime/log-redaction.js';
 import { createLogger } from '../runtime/logger.js';
-import { requireScopes } from '../services/auth-service.js';
 import { createServices, type Services } from '../services/index.js';
 import { adminPage } from './admin-page/admin-page.js';
 import { bindEndpoints } from './bind-endpoints.js';
@@ -23,7 +21,6 @@ import { docsPage } from './docs-page.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
-import { authenticateApiKey } from './request-guard.js';
 import { assignRequestId } from './request-id.js';
 import type { TrustProxy } from './trust-proxy.js';
 
@@ -55,10 +52,6 @@ export interface VsfApp extends Express {
   /** `demoApiKey`: the key `vsf-server start` created on a brand-new database, pre-filled in `/docs`. */
   locals: Express['locals'] & { services: Services; demoApiKey?: string };
 }
-
-/** Percent-encodes a header parameter value, including the characters encodeURIComponent leaves. */
-const rfc5987 = (value: string) =>
-  encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
 export function createApp(deps: AppDeps): VsfApp {
@@ -119,26 +112,14 @@ export function createApp(deps: AppDeps): VsfApp {
 
   app.use('/docs', docsPage({ openApiUrl: '/api/v1/openapi.json', demoApiKey: () => app.locals.demoApiKey }));
 
-  // Media bytes live outside /api/v1 (DESIGN.md) but answer to the same keys: a car photo needs
-  // read:cars, and another team's media is as unknown as a missing one.
-  app.get('/api/media/:mediaId', async (req, res) => {
-    const auth = await authenticateApiKey(req, res, services, deps.rateLimiter);
-    if (!/^[0-9a-f-]{36}$/i.test(req.params.mediaId)) throw notFound('Media');
-    const { row, bytes } = await services.photos.read(auth.teamId, req.params.mediaId);
-    requireScopes(auth, { all: [row.kind === 'car_photo' ? 'read:cars' : 'read:marketing-assets'] });
-    res.set({
-      'Content-Type': row.contentType,
-      'Content-Length': String(bytes.byteLength),
-      // Headers are Latin-1: an ASCII fallback name, and the real one percent-encoded (RFC 6266).
-      'Content-Disposition': `inline; filename="${row.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${rfc5987(row.filename)}`,
-      'Cache-Control': 'private, max-age=3600',
-    });
-    res.end(Buffer.from(bytes));
-  });
-
+  // Media bytes live beside /api/v1 (DESIGN.md), at their endpoint's own base, but answer to the same keys.
+  const [besideV1, underV1] = partition(apiEndpoints, (endpoint) => endpoint.basePath !== undefined);
   const api = express.Router();
-  bindEndpoints(api, apiEndpoints, apiHandlers, bindOptions);
+  bindEndpoints(api, underV1, apiHandlers, bindOptions);
   app.use('/api/v1', api);
+  const media = express.Router();
+  bindEndpoints(media, besideV1, apiHandlers, bindOptions);
+  app.use('/api', media);
 
   const admin = express.Router();
   bindEndpoints(admin, adminEndpoints, adminHandlers, { ...bindOptions, adminToken: deps.adminToken });
@@ -148,4 +129,14 @@ export function createApp(deps: AppDeps): VsfApp {
   app.use(routeNotFound);
   app.use(errorHandler);
   return app;
+}
+
+/** Splits an endpoint map in two by a test, keeping the keys. */
+function partition<Es extends Record<string, EndpointDefinition>>(
+  endpoints: Es,
+  test: (endpoint: EndpointDefinition) => boolean,
+): [Partial<Es>, Partial<Es>] {
+  const entries = Object.entries(endpoints);
+  const pick = (keep: boolean) => Object.fromEntries(entries.filter(([, e]) => test(e) === keep)) as Partial<Es>;
+  return [pick(true), pick(false)];
 }

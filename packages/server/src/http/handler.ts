@@ -14,8 +14,17 @@ export interface HandlerContext<E extends EndpointDefinition> {
   res: Response;
 }
 
+/** What a handler of a non-JSON endpoint (`response.contentType`) returns: the bytes and their headers. */
+export interface BinaryBody {
+  bytes: Uint8Array;
+  /** `Content-Type` at least; the binder adds `Content-Length`. */
+  headers: Record<string, string>;
+}
+
 /** Returns the success body; status, validation, auth and errors are the binder's job. */
-export type Handler<E extends EndpointDefinition> = (ctx: HandlerContext<E>) => Promise<EndpointResponse<E>>;
+export type Handler<E extends EndpointDefinition> = (
+  ctx: HandlerContext<E>,
+) => Promise<E['response'] extends { contentType: string } ? BinaryBody : EndpointResponse<E>>;
 
 /** One handler per declared endpoint: the compiler reports any endpoint left unimplemented. */
 export type HandlerMap<Es extends Record<string, EndpointDefinition>> = { [K in keyof Es]: Handler<Es[K]> };

@@ -91,6 +91,13 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
       }),
   ],
   [
+    'mediaId',
+    async (api, ids) => {
+      const photo = await api('GET', `/cars/${ids.carId}/photos/${ids.photoId}`);
+      return (photo.body as { data: { url: string } }).data.url.split('/').pop() as string;
+    },
+  ],
+  [
     'appointmentTypeId',
     async (api, _ids) =>
       created(api, '/appointment-types', { name: 'Fixture pick-up', eventTypeId: await eventTypeIdOf(api, 'pick_up') }),
@@ -170,6 +177,7 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   },
   listCarPhotos: {},
   getCarPhoto: {},
+  downloadMedia: {},
   createAppointment: {
     body: {
       eventType: 'facility_walkthrough',
