@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, pathParamNames } from '@vsf/contract';
+import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, pathParamNames, serverPath } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
@@ -111,7 +111,7 @@ function attacks(attacker: Team, victim: Team) {
       const body = fixture?.body === undefined ? undefined : fillIds(fixture.body, own);
       const query = fixture?.query ? `?${new URLSearchParams(fixture.query)}` : '';
       tasks.push(
-        call('cross-path', endpoint.method.toUpperCase(), `${fillPath(endpoint.path, foreign)}${query}`, body),
+        call('cross-path', endpoint.method.toUpperCase(), `${fillPath(serverPath(endpoint), foreign)}${query}`, body),
       );
     }
     // The attacker's own records, pointed at the victim's: one request per body reference the contract
@@ -122,7 +122,7 @@ function attacks(attacker: Team, victim: Team) {
         const target = foreign[field];
         if (!target) throw new Error(`no record factory for ${field}`);
         const body = { ...(fillIds(fixture?.body ?? {}, own) as object), [field]: target };
-        tasks.push(call('cross-body', endpoint.method.toUpperCase(), fillPath(endpoint.path, own), body));
+        tasks.push(call('cross-body', endpoint.method.toUpperCase(), fillPath(serverPath(endpoint), own), body));
       }
     }
     // Lists filtered by the victim's ids answer an empty page, never the victim's rows.
@@ -159,7 +159,7 @@ function legitimate(team: Team, round: number) {
   }
   for (const world of team.worlds) {
     for (const endpoint of withIds.filter((e) => e.method === 'get')) {
-      tasks.push(call('GET', fillPath(endpoint.path, world)));
+      tasks.push(call('GET', fillPath(serverPath(endpoint), world)));
     }
   }
   team.scratchCars.forEach((id, i) => {

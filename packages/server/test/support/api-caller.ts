@@ -17,7 +17,8 @@ export type ApiCaller = <T = any>(
 
 export function apiCaller(baseUrl: string, key?: string): ApiCaller {
   return async (method, path, options = {}) => {
-    const url = new URL(`${baseUrl}${path}`);
+    // A path from the server's root (`serverPath(endpoint)`: `/api/v1/…`, `/api/media/…`) is taken as it is.
+    const url = /^\/(api|admin)\//.test(path) ? new URL(path, baseUrl) : new URL(`${baseUrl}${path}`);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
     let body: string | undefined;
@@ -25,7 +26,11 @@ export function apiCaller(baseUrl: string, key?: string): ApiCaller {
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // Bytes (`GET /api/media/…`) stay bytes; everything else the API sends is JSON.
+    if (!/json/.test(res.headers.get('content-type') ?? 'json'))
+      return { status: res.status, headers: res.headers, body: bytes };
+    const text = new TextDecoder().decode(bytes);
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
 }
