@@ -26,8 +26,14 @@ export type Handler<E extends EndpointDefinition> = (
   ctx: HandlerContext<E>,
 ) => Promise<E['response'] extends { contentType: string } ? BinaryBody : EndpointResponse<E>>;
 
-/** One handler per declared endpoint: the compiler reports any endpoint left unimplemented. */
+/** One handler per declared endpoint. */
 export type HandlerMap<Es extends Record<string, EndpointDefinition>> = { [K in keyof Es]: Handler<Es[K]> };
+
+/**
+ * The hand-written handlers of an area: its special operations and the standard ones that behave
+ * differently; standard-handlers.ts derives the rest, and binding fails at start if any is missing.
+ */
+export type SpecialHandlers<Es extends Record<string, EndpointDefinition>> = Partial<HandlerMap<Es>>;
 
 /** The list envelope for a page of records. */
 export function listBody<R>(query: { page: number; limit: number }, result: { records: R[]; total: number }) {

@@ -1,16 +1,24 @@
-import type { ApiEndpoints } from '@vsf/contract';
+import { type ApiEndpoints, apiEndpoints } from '@vsf/contract';
 import type { HandlerMap } from '../handler.js';
+import { standardHandlers } from '../standard-handlers.js';
 import { campaignsHandlers } from './campaigns-handlers.js';
 import { communicationsHandlers } from './communications-handlers.js';
 import { coreHandlers } from './core-handlers.js';
 import { engagementHandlers } from './engagement-handlers.js';
 import { facilityHandlers } from './facility-handlers.js';
 
-/** `/api/v1`: one handler per contract endpoint, composed from each area's map. */
-export const apiHandlers: HandlerMap<ApiEndpoints> = {
+/** The handlers written by hand: special operations, and standard ones that behave differently. */
+export const specialHandlers: Partial<HandlerMap<ApiEndpoints>> = {
   ...coreHandlers,
   ...facilityHandlers,
   ...communicationsHandlers,
   ...campaignsHandlers,
   ...engagementHandlers,
 };
+
+/**
+ * `/api/v1`: one handler per contract endpoint. The standard ones are derived from the contract and
+ * SERVED_BY; the hand-written ones add the special operations and override. bindEndpoints refuses to
+ * start when an endpoint has none.
+ */
+export const apiHandlers = { ...standardHandlers(apiEndpoints), ...specialHandlers } as HandlerMap<ApiEndpoints>;

@@ -1,0 +1,39 @@
+import type { Services } from '../services/index.js';
+
+/**
+ * Which service serves each resource's standard operations (list, get, create, update, delete), by the
+ * resource's SDK namespace in the contract. A service that serves several resources names its methods
+ * after each (`parking`: `listZones`, `getZone`, `createZone`…): that noun is the second entry.
+ * Every standard endpoint's handler is derived from this table (standard-handlers.ts).
+ */
+export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?: string]> = {
+  cars: ['cars'],
+  customers: ['customers'],
+  contacts: ['contacts'],
+  locations: ['locations'],
+  eventTypes: ['eventTypes'],
+  'parking.spots': ['parking', 'Spot'],
+  'parking.zones': ['parking', 'Zone'],
+  'parking.assignments': ['parking', 'Assignment'],
+  'cars.events': ['carEvents'],
+  'cars.photos': ['photos'],
+  appointments: ['appointments'],
+  appointmentTypes: ['appointments', 'Type'],
+  communicationThreads: ['communications', 'Thread'],
+  'communicationThreads.messages': ['communications', 'Message'],
+  'marketing.campaigns': ['campaigns'],
+  'marketing.campaigns.audiences': ['campaigns', 'Audience'],
+  'marketing.campaigns.sends': ['campaigns', 'Send'],
+  'marketing.campaigns.content': ['campaigns', 'Step'],
+  'marketing.templates': ['templates'],
+  'marketing.forms': ['forms'],
+  'marketing.forms.submissions': ['forms', 'Submission'],
+  'marketing.socialEvents': ['socialEvents'],
+  'marketing.socialEvents.rsvpOptions': ['socialEvents', 'Option'],
+  'marketing.socialEvents.invites': ['socialEvents', 'Invite'],
+  'marketing.socialEvents.rsvps': ['socialEvents', 'Rsvp'],
+  'marketing.socialAccounts': ['socialPosts', 'Account'],
+  'marketing.socialPosts': ['socialPosts', 'Post'],
+  'marketing.assets': ['marketingAssets'],
+  'marketing.assetFolders': ['marketingAssets', 'Folder'],
+};

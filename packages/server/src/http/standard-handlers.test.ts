@@ -1,0 +1,50 @@
+import { apiEndpoints, type EndpointDefinition } from '@vsf/contract';
+import { describe, expect, it } from 'vitest';
+import { createServices } from '../services/index.js';
+import { apiHandlers, specialHandlers } from './handlers/api-handlers.js';
+import { SERVED_BY } from './served-by.js';
+import { standardHandlers, standardMethod } from './standard-handlers.js';
+
+const endpoints = Object.values(apiEndpoints) as EndpointDefinition[];
+// Services only keep their dependencies until a method runs: enough to look their methods up.
+const services = createServices({} as Parameters<typeof createServices>[0]) as unknown as Record<
+  string,
+  Record<string, unknown>
+>;
+
+describe('standard handlers', () => {
+  it('give every contract endpoint a handler, derived or written by hand', () => {
+    const missing = endpoints.filter(
+      (e) => typeof (apiHandlers as Record<string, unknown>)[e.operationId] !== 'function',
+    );
+    expect(missing.map((e) => e.operationId)).toEqual([]);
+  });
+
+  const derivedInUse = endpoints.filter((e) => standardMethod(e) && !(e.operationId in specialHandlers));
+  it.each(derivedInUse.map((e) => [e.operationId, e] as const))(
+    '%s resolves to a method of its service',
+    (_id, endpoint) => {
+      const { service, method } = standardMethod(endpoint)!;
+      expect(typeof services[service]?.[method], `${service}.${method}`).toBe('function');
+    },
+  );
+
+  it('derive every list/get/create/update/delete of a namespace SERVED_BY names, and only those', () => {
+    const derived = Object.keys(standardHandlers(apiEndpoints)).sort();
+    const expected = endpoints
+      .filter(
+        (e) =>
+          e.sdk.namespace.join('.') in SERVED_BY &&
+          ['list', 'get', 'create', 'update', 'delete'].includes(e.sdk.method),
+      )
+      .map((e) => e.operationId)
+      .sort();
+    expect(derived).toEqual(expected);
+    expect(derived.length).toBeGreaterThan(100);
+  });
+
+  it('name no namespace the contract does not have', () => {
+    const namespaces = new Set(endpoints.map((e) => e.sdk.namespace.join('.')));
+    expect(Object.keys(SERVED_BY).filter((ns) => !namespaces.has(ns))).toEqual([]);
+  });
+});
