@@ -9,12 +9,7 @@ import type { Services } from '../services/index.js';
 export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?: string]> = {
   cars: ['cars'],
   customers: ['customers'],
-  contacts: ['contacts'],
-  locations: ['locations'],
   eventTypes: ['eventTypes'],
-  'parking.spots': ['parking', 'Spot'],
-  'parking.zones': ['parking', 'Zone'],
-  'parking.assignments': ['parking', 'Assignment'],
   'cars.events': ['carEvents'],
   'cars.photos': ['photos'],
   appointments: ['appointments'],

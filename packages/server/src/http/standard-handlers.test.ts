@@ -1,16 +1,14 @@
 import { apiEndpoints, type EndpointDefinition } from '@vsf/contract';
 import { describe, expect, it } from 'vitest';
 import { createServices } from '../services/index.js';
+import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
 import { apiHandlers, specialHandlers } from './handlers/api-handlers.js';
 import { SERVED_BY } from './served-by.js';
 import { standardHandlers, standardMethod } from './standard-handlers.js';
 
 const endpoints = Object.values(apiEndpoints) as EndpointDefinition[];
 // Services only keep their dependencies until a method runs: enough to look their methods up.
-const services = createServices({} as Parameters<typeof createServices>[0]) as unknown as Record<
-  string,
-  Record<string, unknown>
->;
+const services = createServices({} as Parameters<typeof createServices>[0]);
 
 describe('standard handlers', () => {
   it('give every contract endpoint a handler, derived or written by hand', () => {
@@ -25,16 +23,17 @@ describe('standard handlers', () => {
     '%s resolves to a method of its service',
     (_id, endpoint) => {
       const { service, method } = standardMethod(endpoint)!;
-      expect(typeof services[service]?.[method], `${service}.${method}`).toBe('function');
+      const target = service(services) as Record<string, unknown> | undefined;
+      expect(typeof target?.[method], `${endpoint.sdk.namespace.join('.')}.${method}`).toBe('function');
     },
   );
 
-  it('derive every list/get/create/update/delete of a namespace SERVED_BY names, and only those', () => {
+  it('derive every list/get/create/update/delete of a served namespace, and only those', () => {
     const derived = Object.keys(standardHandlers(apiEndpoints)).sort();
     const expected = endpoints
       .filter(
         (e) =>
-          e.sdk.namespace.join('.') in SERVED_BY &&
+          (e.sdk.namespace.join('.') in SERVED_BY || e.sdk.namespace.join('.') in services.resources) &&
           ['list', 'get', 'create', 'update', 'delete'].includes(e.sdk.method),
       )
       .map((e) => e.operationId)
@@ -45,6 +44,11 @@ describe('standard handlers', () => {
 
   it('name no namespace the contract does not have', () => {
     const namespaces = new Set(endpoints.map((e) => e.sdk.namespace.join('.')));
-    expect(Object.keys(SERVED_BY).filter((ns) => !namespaces.has(ns))).toEqual([]);
+    const named = [...Object.keys(SERVED_BY), ...Object.keys(RESOURCE_TABLES), ...Object.keys(services.resources)];
+    expect(named.filter((ns) => !namespaces.has(ns))).toEqual([]);
+  });
+
+  it('serve each namespace one way: a generic resource or a service SERVED_BY names, not both', () => {
+    expect(Object.keys(services.resources).filter((ns) => ns in SERVED_BY)).toEqual([]);
   });
 });

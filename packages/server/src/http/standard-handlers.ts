@@ -1,6 +1,7 @@
 import { type EndpointDefinition, pathParamNames } from '@vsf/contract';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
+import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
 import { type Handler, type HandlerContext, listBody } from './handler.js';
 import { SERVED_BY } from './served-by.js';
 
@@ -8,13 +9,29 @@ const STANDARD = new Set(['list', 'get', 'create', 'update', 'delete']);
 
 type ServiceMethod = (...args: unknown[]) => Promise<unknown>;
 
-/** Where a standard endpoint's work is done: the service and its method, by the naming rule of SERVED_BY. */
-export function standardMethod(endpoint: EndpointDefinition): { service: keyof Services; method: string } | undefined {
-  const served = SERVED_BY[endpoint.sdk.namespace.join('.')];
-  if (endpoint.surface !== 'v1' || !served || !STANDARD.has(endpoint.sdk.method)) return undefined;
-  const [service, noun] = served;
+/**
+ * Where a standard endpoint's work is done: the generic resource of its namespace (services.resources), or
+ * the hand-written service SERVED_BY names, with the method named by that table's rule.
+ */
+export function standardMethod(
+  endpoint: EndpointDefinition,
+): { service: (services: Services) => object | undefined; method: string } | undefined {
+  const namespace = endpoint.sdk.namespace.join('.');
   const operation = endpoint.sdk.method;
-  return { service, method: noun ? `${operation}${noun}${operation === 'list' ? 's' : ''}` : operation };
+  if (endpoint.surface !== 'v1' || !STANDARD.has(operation)) return undefined;
+  if (namespace in RESOURCE_TABLES && !(namespace in SERVED_BY)) {
+    return {
+      service: (services) => (services.resources as Record<string, object | undefined>)[namespace],
+      method: operation,
+    };
+  }
+  const served = SERVED_BY[namespace];
+  if (!served) return undefined;
+  const [service, noun] = served;
+  return {
+    service: (services) => services[service],
+    method: noun ? `${operation}${noun}${operation === 'list' ? 's' : ''}` : operation,
+  };
 }
 
 /**
@@ -33,7 +50,7 @@ export function standardHandlers(
     const ids = pathParamNames(endpoint.path);
     const operation = endpoint.sdk.method;
     const handler = async ({ auth, params, query, body, services }: HandlerContext<EndpointDefinition>) => {
-      const service = services[target.service] as unknown as Record<string, ServiceMethod>;
+      const service = target.service(services) as Record<string, ServiceMethod>;
       const pathIds = ids.map((name) => (params as Record<string, string>)[name]);
       const last = operation === 'list' ? [query] : operation === 'create' || operation === 'update' ? [body] : [];
       const result = await service[target.method]!.call(

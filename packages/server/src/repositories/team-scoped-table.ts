@@ -40,6 +40,10 @@ export class TeamScopedTable<R extends { id: string }> {
     return `${this.table}.${snake(field)}`;
   }
 
+  hasField(field: string): boolean {
+    return this.kinds.some(([name]) => name === field);
+  }
+
   /** A query on this table already restricted to one team. */
   scoped(db: Executor, teamId: string): Knex.QueryBuilder {
     return db(this.table).where(`${this.table}.team_id`, teamId);

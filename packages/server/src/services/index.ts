@@ -5,15 +5,13 @@ import { CampaignsService } from './campaigns-service.js';
 import { CarEventsService } from './car-events-service.js';
 import { CarsService } from './cars-service.js';
 import { CommunicationsService } from './communications-service.js';
-import { ContactsService } from './contacts-service.js';
 import { CustomersService } from './customers-service.js';
 import { EventTypesService } from './event-types-service.js';
 import { FormsService } from './forms-service.js';
-import { LocationsService } from './locations-service.js';
 import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
-import { ParkingService } from './parking-service.js';
 import { type MediaDeps, PhotosService } from './photos-service.js';
+import { createResources } from './resources.js';
 import { SocialEventsService } from './social-events-service.js';
 import { type SocialDeps, SocialPostsService } from './social-posts-service.js';
 import { TeamsService } from './teams-service.js';
@@ -28,14 +26,13 @@ export interface AllServiceDeps extends MediaDeps, SocialDeps {
 
 export function createServices(deps: AllServiceDeps) {
   return {
+    /** The standard operations of every resource served by the generic implementation. */
+    resources: createResources(deps),
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
     cars: new CarsService(deps),
     customers: new CustomersService(deps),
-    contacts: new ContactsService(deps),
-    locations: new LocationsService(deps),
     eventTypes: new EventTypesService(deps),
-    parking: new ParkingService(deps),
     carEvents: new CarEventsService(deps),
     photos: new PhotosService(deps),
     appointments: new AppointmentsService(deps),

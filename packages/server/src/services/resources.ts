@@ -1,0 +1,37 @@
+import type { V1Contact, V1Location, V1ParkingAssignment, V1ParkingZone } from '@vsf/contract';
+import { ParkingSpots } from './resources/parking-spots.js';
+import type { ServiceDeps } from './service-deps.js';
+import { TeamResource } from './standard/team-resource.js';
+
+/**
+ * Every team resource whose standard operations are served here, by SDK namespace. Most are one line: the
+ * contract and RESOURCE_TABLES say the rest. A resource with behaviour of its own is a class in resources/.
+ */
+export function createResources(deps: ServiceDeps) {
+  return {
+    contacts: new TeamResource<V1Contact>(deps, 'contacts', {
+      defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
+    }),
+    locations: new TeamResource<V1Location>(deps, 'locations', {
+      defaults: { isActive: true },
+      conflicts: {
+        inUse: 'Location is still in use by cars, customers or parking zones; set isActive to false instead',
+      },
+    }),
+    'parking.zones': new TeamResource<V1ParkingZone>(deps, 'parking.zones', {
+      defaults: { isActive: true },
+      conflicts: { inUse: 'The zone still has spots, cars or history; set isActive to false instead' },
+    }),
+    'parking.spots': new ParkingSpots(deps),
+    'parking.assignments': new TeamResource<V1ParkingAssignment>(deps, 'parking.assignments', {
+      filters: {
+        active: (q, value, column) => {
+          if (value === true) q.whereNull(column('endedAt'));
+          if (value === false) q.whereNotNull(column('endedAt'));
+        },
+      },
+    }),
+  };
+}
+
+export type Resources = ReturnType<typeof createResources>;
