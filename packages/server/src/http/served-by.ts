@@ -7,9 +7,6 @@ import type { Services } from '../services/index.js';
  * Every standard endpoint's handler is derived from this table (standard-handlers.ts).
  */
 export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?: string]> = {
-  cars: ['cars'],
-  customers: ['customers'],
-  eventTypes: ['eventTypes'],
   'cars.events': ['carEvents'],
   'cars.photos': ['photos'],
   appointments: ['appointments'],

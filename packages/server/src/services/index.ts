@@ -3,10 +3,7 @@ import { AppointmentsService } from './appointments-service.js';
 import { AuthService } from './auth-service.js';
 import { CampaignsService } from './campaigns-service.js';
 import { CarEventsService } from './car-events-service.js';
-import { CarsService } from './cars-service.js';
 import { CommunicationsService } from './communications-service.js';
-import { CustomersService } from './customers-service.js';
-import { EventTypesService } from './event-types-service.js';
 import { FormsService } from './forms-service.js';
 import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
@@ -30,9 +27,6 @@ export function createServices(deps: AllServiceDeps) {
     resources: createResources(deps),
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
-    cars: new CarsService(deps),
-    customers: new CustomersService(deps),
-    eventTypes: new EventTypesService(deps),
     carEvents: new CarEventsService(deps),
     photos: new PhotosService(deps),
     appointments: new AppointmentsService(deps),

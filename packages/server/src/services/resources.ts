@@ -1,4 +1,7 @@
 import type { V1Contact, V1Location, V1ParkingAssignment, V1ParkingZone } from '@vsf/contract';
+import { Cars } from './resources/cars.js';
+import { Customers } from './resources/customers.js';
+import { EventTypes } from './resources/event-types.js';
 import { ParkingSpots } from './resources/parking-spots.js';
 import type { ServiceDeps } from './service-deps.js';
 import { TeamResource } from './standard/team-resource.js';
@@ -9,6 +12,9 @@ import { TeamResource } from './standard/team-resource.js';
  */
 export function createResources(deps: ServiceDeps) {
   return {
+    cars: new Cars(deps),
+    customers: new Customers(deps),
+    eventTypes: new EventTypes(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

@@ -14,7 +14,4 @@ export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
       createdAt: auth.createdAt,
     },
   }),
-  deleteCustomer: async ({ auth, params, services }) => ({
-    data: await services.customers.softDelete(auth.teamId, params.customerId),
-  }),
 };

@@ -29,7 +29,7 @@ export class ParkingSpots extends TeamResource<V1ParkingSpot> {
     const changes = body as Changes<V1ParkingSpot>;
     await this.get(teamId, id as string);
     await checkBodyReferences(this.deps.db, teamId, this.routes.endpoints.update, changes);
-    return mapConflicts(this.writeConflicts, () =>
+    return mapConflicts(this.writeConflicts(changes), () =>
       this.deps.db.transaction(async (trx) => {
         // Locked as a placement locks it: a car cannot arrive between the check and the move.
         const spot = await parkingSpotsTable.findById(trx, teamId, id as string, { forUpdate: true });

@@ -10,55 +10,65 @@ import { RESOURCE_TABLES } from './resource-tables.js';
 /** Query keys every list has; the table's `list` reads them. */
 const PAGING = new Set(['page', 'limit', 'updatedAfter', 'ids']);
 
-type Record_ = { id: string };
-type Body = Record<string, unknown>;
+type Identified = { id: string };
+export type Body = Record<string, unknown>;
 type Query = Record<string, unknown> & { page: number; limit: number };
 
-/** Narrows a list by one query value; `column` names a record field's column in this table. */
-export type ListFilter<R> = (
+/** Narrows a list by one query value; `column` names a row field's column in this table. */
+export type ListFilter<Row> = (
   query: Knex.QueryBuilder,
   value: unknown,
-  column: (field: keyof R & string) => string,
+  column: (field: keyof Row & string) => string,
 ) => void;
 
 /** What a resource says beyond its contract declaration and its table; most say nothing or one line. */
-export interface TeamResourceOptions<R extends Record_> {
+export interface TeamResourceOptions<R extends Identified, Row extends Identified = R> {
   /** Values a create starts from; the body's fields replace them. */
-  readonly defaults?: Changes<R>;
+  readonly defaults?: Changes<Row>;
+  /** Values every row of this resource has, in a table it shares with others (`kind: 'car_photo'`). */
+  readonly fixed?: Changes<Row>;
   /**
    * List filters that are not "this record field equals the value" (those are derived from the contract's
    * filters). Each is called for every list, with `undefined` when the caller did not send it.
    */
-  readonly filters?: Readonly<Record<string, ListFilter<R>>>;
-  readonly conflicts?: ConflictMessages;
+  readonly filters?: Readonly<Record<string, ListFilter<Row>>>;
+  readonly conflicts?: {
+    /** A unique key the write would duplicate; a function to name the value sent. */
+    readonly duplicate?: string | ((body: Body) => string);
+    readonly inUse?: string;
+  };
+  /** The row as the API shows it, where the two differ. */
+  readonly present?: (row: Row) => R;
+  /** The row fields a create or update body writes, where the two differ. */
+  readonly write?: (body: Body) => Changes<Row>;
 }
 
 /**
  * A team's records of one resource, served as its contract declares: list, get, create, update, delete,
  * nested under the parents its path names. Every query is the table's, so it is scoped to the team; ids a
- * body points at are checked to be the team's own (the contract's `references`); a path's parent must
+ * body points at are checked to be the team's own (the contract's `references`); a path's parents must
  * exist and own the record; constraint violations become 409s with the resource's messages.
  * Resources with behaviour of their own extend this class and replace what differs.
  */
-export class TeamResource<R extends Record_> {
+export class TeamResource<R extends Identified, Row extends Identified = R> {
   protected readonly routes: ResourceRoutes;
-  protected readonly table: TeamScopedTable<R>;
+  protected readonly table: TeamScopedTable<Row>;
   private readonly equalityFilters: string[];
 
   constructor(
     protected readonly deps: ServiceDeps,
     namespace: string,
-    protected readonly options: TeamResourceOptions<R> = {},
+    protected readonly options: TeamResourceOptions<R, Row> = {},
   ) {
     this.routes = resourceRoutes(namespace);
-    const table = RESOURCE_TABLES[namespace] as TeamScopedTable<R> | undefined;
+    const table = RESOURCE_TABLES[namespace] as TeamScopedTable<Row> | undefined;
     if (!table) throw new Error(`${namespace}: RESOURCE_TABLES names no table for it`);
     this.table = table;
     const filters = Object.keys(this.routes.endpoints.list?.query?.shape ?? {}).filter((key) => !PAGING.has(key));
     this.equalityFilters = filters.filter((key) => !options.filters?.[key]);
     // A filter the contract promises but nothing applies would silently return every row: refuse to start.
     for (const key of [...this.equalityFilters, ...this.routes.parentParams]) {
-      if (!table.hasField(key as keyof R & string)) {
+      if (!table.hasField(key)) {
         throw new Error(`${namespace}: "${key}" is neither a column of ${table.table} nor a declared filter`);
       }
     }
@@ -69,33 +79,43 @@ export class TeamResource<R extends Record_> {
     return notFound(this.routes.label);
   }
 
+  protected present(row: Row): R {
+    return this.options.present ? this.options.present(row) : (row as unknown as R);
+  }
+
   async list(teamId: string, ...args: unknown[]): Promise<ListResult<R>> {
     const parentIds = await this.parents(teamId, args);
     const query = args[this.routes.parentParams.length] as Query;
-    return this.table.list(this.deps.db, teamId, query, (q) => {
-      this.whereParents(q, parentIds);
+    const result = await this.table.list(this.deps.db, teamId, query, (q) => {
+      this.whereOwn(q, parentIds);
       for (const key of this.equalityFilters) {
-        if (query[key] !== undefined) q.where(this.table.column(key as keyof R & string), query[key] as string);
+        if (query[key] !== undefined) q.where(this.table.column(key as keyof Row & string), query[key] as string);
       }
-      const column = (field: keyof R & string) => this.table.column(field);
+      const column = (field: keyof Row & string) => this.table.column(field);
       for (const [key, apply] of Object.entries(this.options.filters ?? {})) apply(q, query[key], column);
     });
+    return { records: result.records.map((row) => this.present(row)), total: result.total };
   }
 
   async get(teamId: string, ...ids: string[]): Promise<R> {
-    const record = await this.table.findById(this.deps.db, teamId, ids[ids.length - 1] as string);
-    if (!record || !this.ownedBy(record, ids)) throw this.missing();
-    return record;
+    return this.present(await this.findRow(teamId, ids));
   }
 
   async create(teamId: string, ...args: unknown[]): Promise<R> {
     const parentIds = await this.parents(teamId, args);
     const body = args[parentIds.length] as Body;
     await checkBodyReferences(this.deps.db, teamId, this.routes.endpoints.create, body);
-    const values = { ...this.options.defaults, ...body, ...this.parentFields(parentIds), id: randomUUID() };
-    return mapConflicts(this.writeConflicts, () =>
-      this.table.insert(this.deps.db, teamId, values as Changes<R> & { id: string }, this.deps.now()),
+    const values = {
+      ...this.options.defaults,
+      ...this.written(body),
+      ...this.options.fixed,
+      ...this.parentFields(parentIds),
+      id: randomUUID(),
+    };
+    const row = await mapConflicts(this.writeConflicts(body), () =>
+      this.table.insert(this.deps.db, teamId, values as Changes<Row> & { id: string }, this.deps.now()),
     );
+    return this.present(row);
   }
 
   async update(teamId: string, ...args: unknown[]): Promise<R> {
@@ -103,18 +123,18 @@ export class TeamResource<R extends Record_> {
     const body = args[args.length - 1] as Body;
     const endpoint = this.routes.endpoints.update;
     // A missing record is a 404 before its body's references are looked at, as for every other check.
-    if (endpoint?.references?.length || this.routes.parentParams.length > 0) await this.get(teamId, ...ids);
+    if (endpoint?.references?.length || this.isNested) await this.findRow(teamId, ids);
     await checkBodyReferences(this.deps.db, teamId, endpoint, body);
-    const updated = await mapConflicts(this.writeConflicts, () =>
-      this.table.update(this.deps.db, teamId, ids[ids.length - 1] as string, body as Changes<R>, this.deps.now()),
+    const updated = await mapConflicts(this.writeConflicts(body), () =>
+      this.table.update(this.deps.db, teamId, ids[ids.length - 1] as string, this.written(body), this.deps.now()),
     );
     if (!updated) throw this.missing();
-    return updated;
+    return this.present(updated);
   }
 
   async delete(teamId: string, ...ids: string[]): Promise<{ id: string; deleted: true }> {
     const id = ids[ids.length - 1] as string;
-    if (this.routes.parentParams.length > 0) await this.get(teamId, ...ids);
+    if (this.isNested || this.options.fixed) await this.findRow(teamId, ids);
     const deleted = await mapConflicts({ inUse: this.options.conflicts?.inUse }, () =>
       this.table.delete(this.deps.db, teamId, id),
     );
@@ -122,9 +142,26 @@ export class TeamResource<R extends Record_> {
     return { id, deleted: true };
   }
 
+  /** The stored row at the path's ids (parents first), or the 404 the first missing one answers. */
+  protected async findRow(teamId: string, ids: readonly string[], db: Knex = this.deps.db): Promise<Row> {
+    await this.parents(teamId, ids);
+    const row = await this.table.findById(db, teamId, ids[ids.length - 1] as string);
+    if (!row || !this.owns(row, ids)) throw this.missing();
+    return row;
+  }
+
   /** A create or update meets only unique keys: its references were checked before it ran. */
-  protected get writeConflicts(): ConflictMessages {
-    return { duplicate: this.options.conflicts?.duplicate };
+  protected writeConflicts(body: Body): ConflictMessages {
+    const duplicate = this.options.conflicts?.duplicate;
+    return { duplicate: typeof duplicate === 'function' ? duplicate(body) : duplicate };
+  }
+
+  protected written(body: Body): Changes<Row> {
+    return (this.options.write ? this.options.write(body) : body) as Changes<Row>;
+  }
+
+  private get isNested(): boolean {
+    return this.routes.parentParams.length > 0;
   }
 
   /** The path's parent ids, each checked to be one of the team's records (a 404 naming the parent). */
@@ -144,15 +181,17 @@ export class TeamResource<R extends Record_> {
     return Object.fromEntries(this.routes.parentParams.map((param, index) => [param, parentIds[index] as string]));
   }
 
-  private whereParents(query: Knex.QueryBuilder, parentIds: readonly string[]): void {
-    for (const [field, id] of Object.entries(this.parentFields(parentIds))) {
-      query.where(this.table.column(field as keyof R & string), id);
+  /** Only this resource's rows under the path's parents. */
+  private whereOwn(query: Knex.QueryBuilder, parentIds: readonly string[]): void {
+    const own = { ...this.options.fixed, ...this.parentFields(parentIds) } as Record<string, unknown>;
+    for (const [field, value] of Object.entries(own)) {
+      query.where(this.table.column(field as keyof Row & string), value as string);
     }
   }
 
-  /** A nested record is found only under its own parents' path. */
-  private ownedBy(record: R, ids: readonly string[]): boolean {
-    const fields = this.parentFields(ids);
-    return Object.entries(fields).every(([field, id]) => (record as Record<string, unknown>)[field] === id);
+  /** A nested record is found only under its own parents' path, a shared table's only as its own kind. */
+  private owns(row: Row, ids: readonly string[]): boolean {
+    const own = { ...this.options.fixed, ...this.parentFields(ids) } as Record<string, unknown>;
+    return Object.entries(own).every(([field, value]) => (row as Record<string, unknown>)[field] === value);
   }
 }

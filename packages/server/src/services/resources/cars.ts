@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { createCar, EndpointBody, updateCar, V1Car } from '@vsf/contract';
+import { carsTable, customersTable, locationsTable } from '../../repositories/tables.js';
+import { applyPlacement, placementFromCarFields, planPlacement } from '../car-placement.js';
+import { checkReferences, type Reference } from '../check-references.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { TeamResource } from '../standard/team-resource.js';
+
+type CarBody = EndpointBody<typeof createCar> | EndpointBody<typeof updateCar>;
+
+/** Cars: a car's spot or zone fields park it, through the same placement as a drop-off. */
+export class Cars extends TeamResource<V1Car> {
+  constructor(deps: ServiceDeps) {
+    super(deps, 'cars', { defaults: { isForSale: false } });
+  }
+
+  /** Creates the car and, when it names a spot or zone, parks it there in the same transaction. */
+  override async create(teamId: string, payload: unknown): Promise<V1Car> {
+    const body = payload as EndpointBody<typeof createCar>;
+    await checkReferences(this.deps.db, teamId, this.references(body));
+    const { parkingSpotId, parkingZoneId, ...fields } = body;
+    const placement = placementFromCarFields({ parkingSpotId, parkingZoneId });
+    const now = this.deps.now();
+    return this.deps.db.transaction(async (trx) => {
+      const car = await carsTable.insert(trx, teamId, { isForSale: false, ...fields, id: randomUUID() }, now);
+      if (!placement) return car;
+      const plan = await planPlacement(trx, teamId, car.id, placement, { at: now, atLabel: 'now', sameIsNoop: true });
+      await applyPlacement(trx, plan, now);
+      return (await carsTable.findById(trx, teamId, car.id)) as V1Car;
+    });
+  }
+
+  /** Changes the fields sent; a changed spot or zone moves the car as a drop-off would, in one transaction. */
+  override async update(teamId: string, carId: unknown, payload: unknown): Promise<V1Car> {
+    const body = payload as EndpointBody<typeof updateCar>;
+    await this.get(teamId, carId as string);
+    await checkReferences(this.deps.db, teamId, this.references(body));
+    const { parkingSpotId, parkingZoneId, ...fields } = body;
+    const placement = placementFromCarFields({ parkingSpotId, parkingZoneId });
+    const now = this.deps.now();
+    return this.deps.db.transaction(async (trx) => {
+      const plan =
+        placement === undefined
+          ? undefined
+          : await planPlacement(trx, teamId, carId as string, placement, { at: now, atLabel: 'now', sameIsNoop: true });
+      const car = await carsTable.update(trx, teamId, carId as string, fields, now);
+      if (!car) throw this.missing();
+      if (!plan || plan.target === undefined) return car;
+      await applyPlacement(trx, plan, now);
+      return (await carsTable.findById(trx, teamId, car.id)) as V1Car;
+    });
+  }
+
+  /** Spot and zone are checked by the placement, which says why a spot cannot take the car. */
+  private references(body: CarBody): Reference[] {
+    return [
+      { path: 'customerId', id: body.customerId, table: customersTable, resource: 'Customer' },
+      { path: 'locationId', id: body.locationId, table: locationsTable, resource: 'Location' },
+    ];
+  }
+}
