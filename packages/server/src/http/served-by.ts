@@ -7,10 +7,6 @@ import type { Services } from '../services/index.js';
  * Every standard endpoint's handler is derived from this table (standard-handlers.ts).
  */
 export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?: string]> = {
-  'cars.events': ['carEvents'],
-  'cars.photos': ['photos'],
-  appointments: ['appointments'],
-  appointmentTypes: ['appointments', 'Type'],
   communicationThreads: ['communications', 'Thread'],
   'communicationThreads.messages': ['communications', 'Message'],
   'marketing.campaigns': ['campaigns'],

@@ -1,14 +1,13 @@
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
-import { AppointmentsService } from './appointments-service.js';
 import { AuthService } from './auth-service.js';
 import { CampaignsService } from './campaigns-service.js';
-import { CarEventsService } from './car-events-service.js';
 import { CommunicationsService } from './communications-service.js';
 import { FormsService } from './forms-service.js';
 import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
-import { type MediaDeps, PhotosService } from './photos-service.js';
+import { MediaReader } from './media-reader.js';
 import { createResources } from './resources.js';
+import type { MediaDeps } from './service-deps.js';
 import { SocialEventsService } from './social-events-service.js';
 import { type SocialDeps, SocialPostsService } from './social-posts-service.js';
 import { TeamsService } from './teams-service.js';
@@ -25,11 +24,10 @@ export function createServices(deps: AllServiceDeps) {
   return {
     /** The standard operations of every resource served by the generic implementation. */
     resources: createResources(deps),
+    /** The team's stored bytes (`GET /api/media/{id}`), whichever resource they belong to. */
+    media: new MediaReader(deps),
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
-    carEvents: new CarEventsService(deps),
-    photos: new PhotosService(deps),
-    appointments: new AppointmentsService(deps),
     communications: new CommunicationsService(deps),
     templates: new TemplatesService(deps),
     campaigns: new CampaignsService(deps),

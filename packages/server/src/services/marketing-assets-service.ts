@@ -17,7 +17,7 @@ import { assetFoldersTable, type MarketingAssetRow, marketingAssetsTable } from 
 import { type MediaRow, mediaTable } from '../repositories/facility-tables.js';
 import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
 import { checkReferences } from './check-references.js';
-import type { MediaDeps } from './photos-service.js';
+import type { MediaDeps } from './service-deps.js';
 
 /** Folders nest at most this deep; a longer walk up can only be a cycle left by a concurrent move. */
 const MAX_FOLDER_DEPTH = 100;

@@ -1,18 +1,25 @@
-import type { V1Contact, V1Location, V1ParkingAssignment, V1ParkingZone } from '@vsf/contract';
+import type { V1AppointmentType, V1Contact, V1Location, V1ParkingAssignment, V1ParkingZone } from '@vsf/contract';
+import { Appointments } from './resources/appointments.js';
+import { CarEvents } from './resources/car-events.js';
+import { CarPhotos } from './resources/car-photos.js';
 import { Cars } from './resources/cars.js';
 import { Customers } from './resources/customers.js';
 import { EventTypes } from './resources/event-types.js';
 import { ParkingSpots } from './resources/parking-spots.js';
-import type { ServiceDeps } from './service-deps.js';
+import type { MediaDeps } from './service-deps.js';
 import { TeamResource } from './standard/team-resource.js';
 
 /**
  * Every team resource whose standard operations are served here, by SDK namespace. Most are one line: the
  * contract and RESOURCE_TABLES say the rest. A resource with behaviour of its own is a class in resources/.
  */
-export function createResources(deps: ServiceDeps) {
+export function createResources(deps: MediaDeps) {
   return {
+    appointments: new Appointments(deps),
+    appointmentTypes: new TeamResource<V1AppointmentType>(deps, 'appointmentTypes', { defaults: { isActive: true } }),
     cars: new Cars(deps),
+    'cars.events': new CarEvents(deps),
+    'cars.photos': new CarPhotos(deps),
     customers: new Customers(deps),
     eventTypes: new EventTypes(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
+import type { BlobStore } from '../media/blob-store.js';
+import type { PublicFetchDeps } from '../media/fetch-public-image.js';
 
 export interface ServiceDeps {
   db: Knex;
@@ -7,4 +9,10 @@ export interface ServiceDeps {
   now: () => Date;
   /** Verified keys kept in memory; every lookup reads the database when absent. */
   keyCache?: VerifiedKeyCache | undefined;
+}
+
+export interface MediaDeps extends ServiceDeps {
+  blobs: BlobStore;
+  /** The network used for `sourceUrl`; tests stub it. */
+  fetchDeps?: PublicFetchDeps | undefined;
 }

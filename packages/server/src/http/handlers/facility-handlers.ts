@@ -8,11 +8,11 @@ export const facilityHandlers: SpecialHandlers<FacilityEndpoints> = {
   // The scope depends on what the id names, so it is checked once the file is found: a car photo needs
   // read:cars, an asset read:marketing-assets; another team's media is as unknown as a missing one.
   downloadMedia: async ({ auth, params, services }) => {
-    const { row, bytes } = await services.photos.read(auth.teamId, params.mediaId);
+    const { row, bytes } = await services.media.read(auth.teamId, params.mediaId);
     requireScopes(auth, { all: [row.kind === 'car_photo' ? 'read:cars' : 'read:marketing-assets'] });
     return { bytes, headers: mediaHeaders(row) };
   },
   cancelAppointment: async ({ auth, params, services }) => ({
-    data: await services.appointments.cancel(auth.teamId, params.appointmentId),
+    data: await services.resources.appointments.cancel(auth.teamId, params.appointmentId),
   }),
 };

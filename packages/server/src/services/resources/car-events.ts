@@ -2,42 +2,21 @@ import { randomUUID } from 'node:crypto';
 import {
   type createCarEvent,
   type EndpointBody,
-  type EndpointQuery,
-  type listCarEvents,
   OCCURRED_AT_MAX_FUTURE_MS,
   PICK_UP_ACTIVITY,
   type V1CarEvent,
 } from '@vsf/contract';
-import { notFound, validationFailed } from '../errors/api-http-error.js';
-import { carEventsTable } from '../repositories/facility-tables.js';
-import { carsTable, eventTypesTable } from '../repositories/tables.js';
-import type { ListResult } from '../repositories/team-scoped-table.js';
-import { applyPlacement, lockCar, type PlacementTarget, planPlacement } from './car-placement.js';
-import type { ServiceDeps } from './service-deps.js';
+import { validationFailed } from '../../errors/api-http-error.js';
+import { carEventsTable } from '../../repositories/facility-tables.js';
+import { eventTypesTable } from '../../repositories/tables.js';
+import { applyPlacement, lockCar, type PlacementTarget, planPlacement } from '../car-placement.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { TeamResource } from '../standard/team-resource.js';
 
-export class CarEventsService {
-  constructor(private readonly deps: ServiceDeps) {}
-
-  async list(
-    teamId: string,
-    carId: string,
-    query: EndpointQuery<typeof listCarEvents>,
-  ): Promise<ListResult<V1CarEvent>> {
-    if (!(await carsTable.exists(this.deps.db, teamId, carId))) throw notFound('Car');
-    return carEventsTable.list(this.deps.db, teamId, query, (q) => {
-      q.where('car_events.car_id', carId);
-      if (query.activityType) q.where('car_events.activity_type', query.activityType);
-    });
-  }
-
-  async get(teamId: string, carId: string, eventId: string): Promise<V1CarEvent> {
-    if (!(await carsTable.exists(this.deps.db, teamId, carId))) throw notFound('Car');
-    const event = await carEventsTable
-      .scoped(this.deps.db, teamId)
-      .where({ 'car_events.id': eventId, 'car_events.car_id': carId })
-      .first();
-    if (!event) throw notFound('Car event');
-    return carEventsTable.toRecord(event);
+/** A car's events; logging one moves the car. */
+export class CarEvents extends TeamResource<V1CarEvent> {
+  constructor(deps: ServiceDeps) {
+    super(deps, 'cars.events');
   }
 
   /**
@@ -45,9 +24,11 @@ export class CarEventsService {
    * location fields: the car's open stay ends, a new one starts in the spot or zone, and the car's
    * parking fields follow. A drop-off into a spot holding another car is a 409.
    */
-  async create(teamId: string, carId: string, body: EndpointBody<typeof createCarEvent>): Promise<V1CarEvent> {
+  override async create(teamId: string, car: unknown, payload: unknown): Promise<V1CarEvent> {
+    const body = payload as EndpointBody<typeof createCarEvent>;
+    const carId = car as string;
+    await this.parents(teamId, [carId]);
     const db = this.deps.db;
-    if (!(await carsTable.exists(db, teamId, carId))) throw notFound('Car');
     const type = await eventTypesTable
       .scoped(db, teamId)
       .where({ 'event_types.value': body.activityType, 'event_types.scope': 'vehicle' })

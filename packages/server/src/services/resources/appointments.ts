@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  createAppointment,
-  createAppointmentType,
-  EndpointBody,
-  EndpointQuery,
-  listAppointments,
-  listAppointmentTypes,
-  updateAppointment,
-  updateAppointmentType,
-  V1Appointment,
-  V1AppointmentType,
-} from '@vsf/contract';
-import { notFound, type ValidationDetail, validationFailed } from '../errors/api-http-error.js';
-import { appointmentsTable, appointmentTypesTable } from '../repositories/facility-tables.js';
-import { carsTable, customersTable, type EventTypeRow, eventTypesTable } from '../repositories/tables.js';
-import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
-import { checkReferences } from './check-references.js';
-import type { ServiceDeps } from './service-deps.js';
+import type { createAppointment, EndpointBody, updateAppointment, V1Appointment } from '@vsf/contract';
+import { type ValidationDetail, validationFailed } from '../../errors/api-http-error.js';
+import { appointmentsTable, appointmentTypesTable } from '../../repositories/facility-tables.js';
+import { type EventTypeRow, eventTypesTable } from '../../repositories/tables.js';
+import type { Executor } from '../../repositories/team-scoped-table.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { checkBodyReferences } from '../standard/resource-routes.js';
+import { TeamResource } from '../standard/team-resource.js';
 
 /** What each event-type scope requires of an appointment. */
 function scopeProblems(
@@ -31,31 +21,26 @@ function scopeProblems(
   return [];
 }
 
-export class AppointmentsService {
-  constructor(private readonly deps: ServiceDeps) {}
-
-  list(teamId: string, query: EndpointQuery<typeof listAppointments>): Promise<ListResult<V1Appointment>> {
-    return appointmentsTable.list(this.deps.db, teamId, query, (q) => {
-      if (query.carId) q.where('appointments.car_id', query.carId);
-      if (query.customerId) q.where('appointments.customer_id', query.customerId);
-      if (query.from) q.where('appointments.end_at', '>', new Date(query.from));
-      if (query.to) q.where('appointments.start_at', '<', new Date(query.to));
+/** Appointments: an event type (or an appointment type naming one) decides what the appointment needs. */
+export class Appointments extends TeamResource<V1Appointment> {
+  constructor(deps: ServiceDeps) {
+    super(deps, 'appointments', {
+      filters: {
+        from: (q, value, column) => {
+          if (value) q.where(column('endAt'), '>', new Date(value as string));
+        },
+        to: (q, value, column) => {
+          if (value) q.where(column('startAt'), '<', new Date(value as string));
+        },
+      },
     });
   }
 
-  async get(teamId: string, id: string): Promise<V1Appointment> {
-    const appointment = await appointmentsTable.findById(this.deps.db, teamId, id);
-    if (!appointment) throw notFound('Appointment');
-    return appointment;
-  }
-
-  async create(teamId: string, body: EndpointBody<typeof createAppointment>): Promise<V1Appointment> {
+  override async create(teamId: string, payload: unknown): Promise<V1Appointment> {
+    const body = payload as EndpointBody<typeof createAppointment>;
     const db = this.deps.db;
     const { type, appointmentTypeId } = await this.resolveType(db, teamId, body);
-    await checkReferences(db, teamId, [
-      { path: 'carId', id: body.carId, table: carsTable, resource: 'Car' },
-      { path: 'customerId', id: body.customerId, table: customersTable, resource: 'Customer' },
-    ]);
+    await checkBodyReferences(db, teamId, this.routes.endpoints.create, body);
     const problems = scopeProblems(type, body);
     if (problems.length > 0) throw validationFailed(problems);
     return appointmentsTable.insert(
@@ -79,13 +64,12 @@ export class AppointmentsService {
     );
   }
 
-  async update(teamId: string, id: string, body: EndpointBody<typeof updateAppointment>): Promise<V1Appointment> {
+  override async update(teamId: string, appointmentId: unknown, payload: unknown): Promise<V1Appointment> {
+    const body = payload as EndpointBody<typeof updateAppointment>;
+    const id = appointmentId as string;
     const db = this.deps.db;
     const current = await this.get(teamId, id);
-    await checkReferences(db, teamId, [
-      { path: 'carId', id: body.carId, table: carsTable, resource: 'Car' },
-      { path: 'customerId', id: body.customerId, table: customersTable, resource: 'Customer' },
-    ]);
+    await checkBodyReferences(db, teamId, this.routes.endpoints.update, body);
     const next = { ...current, ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) };
     if (Date.parse(next.endAt) <= Date.parse(next.startAt))
       throw validationFailed([{ path: 'endAt', message: 'endAt must be after startAt' }]);
@@ -111,40 +95,6 @@ export class AppointmentsService {
       { status: 'cancelled', cancelledAt: now.toISOString() },
       now,
     )) as V1Appointment;
-  }
-
-  listTypes(teamId: string, query: EndpointQuery<typeof listAppointmentTypes>): Promise<ListResult<V1AppointmentType>> {
-    return appointmentTypesTable.list(this.deps.db, teamId, query);
-  }
-
-  async getType(teamId: string, id: string): Promise<V1AppointmentType> {
-    const type = await appointmentTypesTable.findById(this.deps.db, teamId, id);
-    if (!type) throw notFound('Appointment type');
-    return type;
-  }
-
-  async createType(teamId: string, body: EndpointBody<typeof createAppointmentType>): Promise<V1AppointmentType> {
-    await checkReferences(this.deps.db, teamId, [
-      { path: 'eventTypeId', id: body.eventTypeId, table: eventTypesTable, resource: 'Event type' },
-    ]);
-    return appointmentTypesTable.insert(
-      this.deps.db,
-      teamId,
-      { isActive: true, ...body, id: randomUUID() },
-      this.deps.now(),
-    );
-  }
-
-  async updateType(
-    teamId: string,
-    id: string,
-    body: EndpointBody<typeof updateAppointmentType>,
-  ): Promise<V1AppointmentType> {
-    if (!(await appointmentTypesTable.exists(this.deps.db, teamId, id))) throw notFound('Appointment type');
-    await checkReferences(this.deps.db, teamId, [
-      { path: 'eventTypeId', id: body.eventTypeId, table: eventTypesTable, resource: 'Event type' },
-    ]);
-    return (await appointmentTypesTable.update(this.deps.db, teamId, id, body, this.deps.now())) as V1AppointmentType;
   }
 
   private async resolveType(db: Executor, teamId: string, body: EndpointBody<typeof createAppointment>) {
