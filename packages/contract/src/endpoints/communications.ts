@@ -27,6 +27,7 @@ const threads = defineResource(v1, {
   create: {
     summary: 'Start a thread with a customer',
     description: 'A thread is one channel (`sms` or `email`) with one customer; its messages go to that customer.',
+    references: ['customerId'],
   },
   update: { summary: 'Change a thread’s subject' },
 });

@@ -7,8 +7,6 @@ import type { Services } from '../services/index.js';
  * Every standard endpoint's handler is derived from this table (standard-handlers.ts).
  */
 export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?: string]> = {
-  communicationThreads: ['communications', 'Thread'],
-  'communicationThreads.messages': ['communications', 'Message'],
   'marketing.campaigns': ['campaigns'],
   'marketing.campaigns.audiences': ['campaigns', 'Audience'],
   'marketing.campaigns.sends': ['campaigns', 'Send'],

@@ -37,9 +37,9 @@ import { customersTable, locationsTable } from '../repositories/tables.js';
 import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
 import type { AuthContext } from './auth-service.js';
 import { checkReferences } from './check-references.js';
-import { addressOf, CommunicationsService } from './communications-service.js';
 import { type DeliveryDeps, deliverMessage } from './message-delivery.js';
 import { renderedStepProblems, renderStepFor } from './render-step.js';
+import { addressOf, CommunicationMessages } from './resources/communication-messages.js';
 import { stepSendProblems } from './send-readiness.js';
 
 /** At most this many recipients' problems are listed in one 400: enough to see the pattern. */
@@ -88,10 +88,10 @@ export async function resolveAudience(
 }
 
 export class CampaignsService {
-  private readonly communications: CommunicationsService;
+  private readonly communications: CommunicationMessages;
 
   constructor(private readonly deps: DeliveryDeps) {
-    this.communications = new CommunicationsService(deps);
+    this.communications = new CommunicationMessages(deps);
   }
 
   list(teamId: string, query: EndpointQuery<typeof listCampaigns>): Promise<ListResult<V1Campaign>> {

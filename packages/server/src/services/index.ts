@@ -1,7 +1,6 @@
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { AuthService } from './auth-service.js';
 import { CampaignsService } from './campaigns-service.js';
-import { CommunicationsService } from './communications-service.js';
 import { FormsService } from './forms-service.js';
 import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
@@ -28,7 +27,6 @@ export function createServices(deps: AllServiceDeps) {
     media: new MediaReader(deps),
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
-    communications: new CommunicationsService(deps),
     templates: new TemplatesService(deps),
     campaigns: new CampaignsService(deps),
     marketingCalendar: new MarketingCalendarService(deps),

@@ -1,8 +1,17 @@
-import type { V1AppointmentType, V1Contact, V1Location, V1ParkingAssignment, V1ParkingZone } from '@vsf/contract';
+import type {
+  V1AppointmentType,
+  V1CommunicationThread,
+  V1Contact,
+  V1Location,
+  V1ParkingAssignment,
+  V1ParkingZone,
+} from '@vsf/contract';
+import type { DeliveryDeps } from './message-delivery.js';
 import { Appointments } from './resources/appointments.js';
 import { CarEvents } from './resources/car-events.js';
 import { CarPhotos } from './resources/car-photos.js';
 import { Cars } from './resources/cars.js';
+import { CommunicationMessages } from './resources/communication-messages.js';
 import { Customers } from './resources/customers.js';
 import { EventTypes } from './resources/event-types.js';
 import { ParkingSpots } from './resources/parking-spots.js';
@@ -13,7 +22,7 @@ import { TeamResource } from './standard/team-resource.js';
  * Every team resource whose standard operations are served here, by SDK namespace. Most are one line: the
  * contract and RESOURCE_TABLES say the rest. A resource with behaviour of its own is a class in resources/.
  */
-export function createResources(deps: MediaDeps) {
+export function createResources(deps: MediaDeps & DeliveryDeps) {
   return {
     appointments: new Appointments(deps),
     appointmentTypes: new TeamResource<V1AppointmentType>(deps, 'appointmentTypes', { defaults: { isActive: true } }),
@@ -22,6 +31,8 @@ export function createResources(deps: MediaDeps) {
     'cars.photos': new CarPhotos(deps),
     customers: new Customers(deps),
     eventTypes: new EventTypes(deps),
+    communicationThreads: new TeamResource<V1CommunicationThread>(deps, 'communicationThreads'),
+    'communicationThreads.messages': new CommunicationMessages(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

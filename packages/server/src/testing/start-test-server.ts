@@ -114,7 +114,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     adminToken,
     engine: running.database.engine,
     db: running.database.knex,
-    messaging: running.app.locals.services.communications.providers,
+    messaging: running.app.locals.services.resources['communicationThreads.messages'].providers,
     createTeam,
     createKey,
     async createTeamWithKey(scopes) {

@@ -4,6 +4,10 @@ import type { SpecialHandlers } from '../handler.js';
 /** Threads and messages. */
 export const communicationsHandlers: SpecialHandlers<CommunicationsEndpoints> = {
   sendCommunicationMessage: async ({ auth, params, services }) => ({
-    data: await services.communications.sendMessage(auth.teamId, params.threadId, params.messageId),
+    data: await services.resources['communicationThreads.messages'].send(
+      auth.teamId,
+      params.threadId,
+      params.messageId,
+    ),
   }),
 };

@@ -2,25 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type {
   CommunicationChannel,
   createCommunicationMessage,
-  createCommunicationThread,
   EndpointBody,
-  EndpointQuery,
-  listCommunicationMessages,
-  listCommunicationThreads,
   updateCommunicationMessage,
-  updateCommunicationThread,
   V1CommunicationMessage,
   V1CommunicationThread,
   V1Customer,
 } from '@vsf/contract';
-import { conflict, notFound, validationFailed } from '../errors/api-http-error.js';
-import { checkTeamMediaUrls } from '../media/team-media-urls.js';
-import { messagesTable, threadsTable } from '../repositories/communication-tables.js';
-import { customersTable } from '../repositories/tables.js';
-import type { ListResult } from '../repositories/team-scoped-table.js';
-import { checkReferences } from './check-references.js';
-import { type DeliveryDeps, deliverMessage } from './message-delivery.js';
-import { messageSendProblems, type SendableContent } from './send-readiness.js';
+import { conflict, validationFailed } from '../../errors/api-http-error.js';
+import { checkTeamMediaUrls } from '../../media/team-media-urls.js';
+import { messagesTable, threadsTable } from '../../repositories/communication-tables.js';
+import { customersTable } from '../../repositories/tables.js';
+import { type DeliveryDeps, deliverMessage } from '../message-delivery.js';
+import { messageSendProblems, type SendableContent } from '../send-readiness.js';
+import { TeamResource } from '../standard/team-resource.js';
 
 /** The customer's address on a channel, or a 400 saying what to add. */
 export function addressOf(customer: V1Customer, channel: CommunicationChannel): string | undefined {
@@ -36,49 +30,15 @@ export interface NewMessage {
   campaignSendId?: string | null;
 }
 
-export class CommunicationsService {
-  constructor(private readonly deps: DeliveryDeps) {}
+/** A thread's messages: drafts until sent, then records of what was sent. Campaign sends write through it too. */
+export class CommunicationMessages extends TeamResource<V1CommunicationMessage> {
+  constructor(protected override readonly deps: DeliveryDeps) {
+    super(deps, 'communicationThreads.messages');
+  }
 
   /** The email and SMS providers messages go through. */
   get providers() {
     return this.deps.messaging;
-  }
-
-  listThreads(
-    teamId: string,
-    query: EndpointQuery<typeof listCommunicationThreads>,
-  ): Promise<ListResult<V1CommunicationThread>> {
-    return threadsTable.list(this.deps.db, teamId, query, (q) => {
-      if (query.customerId) q.where('communication_threads.customer_id', query.customerId);
-      if (query.channel) q.where('communication_threads.channel', query.channel);
-    });
-  }
-
-  async getThread(teamId: string, id: string): Promise<V1CommunicationThread> {
-    const thread = await threadsTable.findById(this.deps.db, teamId, id);
-    if (!thread) throw notFound('Thread');
-    return thread;
-  }
-
-  async createThread(
-    teamId: string,
-    body: EndpointBody<typeof createCommunicationThread>,
-  ): Promise<V1CommunicationThread> {
-    await checkReferences(this.deps.db, teamId, [
-      { path: 'customerId', id: body.customerId, table: customersTable, resource: 'Customer' },
-    ]);
-    return threadsTable.insert(
-      this.deps.db,
-      teamId,
-      {
-        id: randomUUID(),
-        customerId: body.customerId,
-        channel: body.channel,
-        subject: body.subject ?? null,
-        lastMessageAt: null,
-      },
-      this.deps.now(),
-    );
   }
 
   /** The customer's newest thread on a channel, or a new one (campaign sends write into it). */
@@ -100,40 +60,10 @@ export class CommunicationsService {
     );
   }
 
-  async updateThread(
-    teamId: string,
-    id: string,
-    body: EndpointBody<typeof updateCommunicationThread>,
-  ): Promise<V1CommunicationThread> {
-    const updated = await threadsTable.update(this.deps.db, teamId, id, body, this.deps.now());
-    if (!updated) throw notFound('Thread');
-    return updated;
-  }
-
-  async listMessages(
-    teamId: string,
-    threadId: string,
-    query: EndpointQuery<typeof listCommunicationMessages>,
-  ): Promise<ListResult<V1CommunicationMessage>> {
-    await this.getThread(teamId, threadId);
-    return messagesTable.list(this.deps.db, teamId, query, (q) => {
-      q.where('communication_messages.thread_id', threadId);
-      if (query.status) q.where('communication_messages.status', query.status);
-    });
-  }
-
-  async getMessage(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
-    const message = await messagesTable.findById(this.deps.db, teamId, id);
-    if (!message || message.threadId !== threadId) throw notFound('Message');
-    return message;
-  }
-
-  async createMessage(
-    teamId: string,
-    threadId: string,
-    body: EndpointBody<typeof createCommunicationMessage>,
-  ): Promise<V1CommunicationMessage> {
-    const thread = await this.getThread(teamId, threadId);
+  override async create(teamId: string, threadId: unknown, payload: unknown): Promise<V1CommunicationMessage> {
+    const body = payload as EndpointBody<typeof createCommunicationMessage>;
+    await this.parents(teamId, [threadId]);
+    const thread = (await threadsTable.findById(this.deps.db, teamId, threadId as string)) as V1CommunicationThread;
     if (body.send) refuseUnsendable(thread.channel, body);
     const draft = await this.writeDraft(teamId, thread, body);
     return body.send ? ((await deliverMessage(this.deps, teamId, draft)) ?? draft) : draft;
@@ -205,21 +135,28 @@ export class CommunicationsService {
     return message;
   }
 
-  async updateMessage(
+  override async update(
     teamId: string,
-    threadId: string,
-    id: string,
-    body: EndpointBody<typeof updateCommunicationMessage>,
+    threadId: unknown,
+    id: unknown,
+    payload: unknown,
   ): Promise<V1CommunicationMessage> {
-    const message = await this.getMessage(teamId, threadId, id);
+    const body = payload as EndpointBody<typeof updateCommunicationMessage>;
+    const message = await this.get(teamId, threadId as string, id as string);
     if (message.status !== 'draft')
       throw conflict(`The message is ${message.status}, not a draft; write a new message instead`);
     await checkTeamMediaUrls(this.deps.db, teamId, body.mediaUrls);
-    return (await messagesTable.update(this.deps.db, teamId, id, body, this.deps.now())) as V1CommunicationMessage;
+    return (await messagesTable.update(
+      this.deps.db,
+      teamId,
+      message.id,
+      body,
+      this.deps.now(),
+    )) as V1CommunicationMessage;
   }
 
-  async deleteMessage(teamId: string, threadId: string, id: string): Promise<{ id: string; deleted: true }> {
-    const message = await this.getMessage(teamId, threadId, id);
+  override async delete(teamId: string, threadId: string, id: string): Promise<{ id: string; deleted: true }> {
+    const message = await this.get(teamId, threadId, id);
     if (message.status !== 'draft')
       throw conflict(`The message is ${message.status}; only drafts can be deleted, sent messages are records`);
     // Only while still a draft: a concurrent send that claimed it first wins.
@@ -232,15 +169,15 @@ export class CommunicationsService {
     return { id, deleted: true };
   }
 
-  async sendMessage(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
-    let message = await this.getMessage(teamId, threadId, id);
+  async send(teamId: string, threadId: string, id: string): Promise<V1CommunicationMessage> {
+    let message = await this.get(teamId, threadId, id);
     if (message.status === 'draft' || message.status === 'failed') {
       refuseUnsendable(message.channel, message);
       message = await this.readdress(teamId, message);
     }
     const delivered = message.status === 'sent' ? undefined : await deliverMessage(this.deps, teamId, message);
     if (delivered) return delivered;
-    const now = await this.getMessage(teamId, threadId, id);
+    const now = await this.get(teamId, threadId, id);
     if (now.status === 'sent') return now;
     throw conflict('The message is already with its provider; wait for it to be sent or fail');
   }
