@@ -1,7 +1,6 @@
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { AuthService } from './auth-service.js';
 import { CampaignsService } from './campaigns-service.js';
-import { FormsService } from './forms-service.js';
 import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { MediaReader } from './media-reader.js';
@@ -10,7 +9,6 @@ import type { MediaDeps } from './service-deps.js';
 import { SocialEventsService } from './social-events-service.js';
 import { type SocialDeps, SocialPostsService } from './social-posts-service.js';
 import { TeamsService } from './teams-service.js';
-import { TemplatesService } from './templates-service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -27,10 +25,8 @@ export function createServices(deps: AllServiceDeps) {
     media: new MediaReader(deps),
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
-    templates: new TemplatesService(deps),
     campaigns: new CampaignsService(deps),
     marketingCalendar: new MarketingCalendarService(deps),
-    forms: new FormsService(deps),
     socialEvents: new SocialEventsService(deps),
     socialPosts: new SocialPostsService(deps),
     marketingAssets: new MarketingAssetsService(deps),

@@ -2,6 +2,7 @@ import type {
   V1AppointmentType,
   V1CommunicationThread,
   V1Contact,
+  V1FormSubmission,
   V1Location,
   V1ParkingAssignment,
   V1ParkingZone,
@@ -14,7 +15,9 @@ import { Cars } from './resources/cars.js';
 import { CommunicationMessages } from './resources/communication-messages.js';
 import { Customers } from './resources/customers.js';
 import { EventTypes } from './resources/event-types.js';
+import { Forms } from './resources/forms.js';
 import { ParkingSpots } from './resources/parking-spots.js';
+import { Templates } from './resources/templates.js';
 import type { MediaDeps } from './service-deps.js';
 import { TeamResource } from './standard/team-resource.js';
 
@@ -33,6 +36,9 @@ export function createResources(deps: MediaDeps & DeliveryDeps) {
     eventTypes: new EventTypes(deps),
     communicationThreads: new TeamResource<V1CommunicationThread>(deps, 'communicationThreads'),
     'communicationThreads.messages': new CommunicationMessages(deps),
+    'marketing.templates': new Templates(deps),
+    'marketing.forms': new Forms(deps),
+    'marketing.forms.submissions': new TeamResource<V1FormSubmission>(deps, 'marketing.forms.submissions'),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

@@ -4,7 +4,7 @@ import type { SpecialHandlers } from '../handler.js';
 /** Forms and submissions, social events, social posts and accounts, marketing assets and folders. */
 export const engagementHandlers: SpecialHandlers<EngagementEndpoints> = {
   createFormSubmission: async ({ auth, params, body, services }) => ({
-    data: await services.forms.submit(auth.teamId, params.formId, body, auth.scopes),
+    data: await services.resources['marketing.forms'].submit(auth.teamId, params.formId, body, auth.scopes),
   }),
   publishSocialPost: async ({ auth, params, services }) => ({
     data: await services.socialPosts.publish(auth.teamId, params.postId),

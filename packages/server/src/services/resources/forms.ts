@@ -1,26 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  createForm,
   createFormSubmission,
   EndpointBody,
-  EndpointQuery,
-  listFormSubmissions,
-  listForms,
-  updateForm,
   V1Form,
   V1FormField,
   V1FormFieldInput,
   V1FormSubmission,
 } from '@vsf/contract';
 import { V1CustomerCreate } from '@vsf/contract';
-import { conflict, notFound, validationFailed } from '../errors/api-http-error.js';
-import { formSubmissionsTable, formsTable } from '../repositories/engagement-tables.js';
-import { customersTable } from '../repositories/tables.js';
-import type { Executor, ListResult } from '../repositories/team-scoped-table.js';
-import { firstAnswerOfType, formValueProblems } from './form-values.js';
-import type { ServiceDeps } from './service-deps.js';
-
-const FOREIGN_KEY_VIOLATION = '23503';
+import { conflict, validationFailed } from '../../errors/api-http-error.js';
+import { formSubmissionsTable } from '../../repositories/engagement-tables.js';
+import { customersTable } from '../../repositories/tables.js';
+import type { Executor } from '../../repositories/team-scoped-table.js';
+import { firstAnswerOfType, formValueProblems } from '../form-values.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { TeamResource } from '../standard/team-resource.js';
 
 /** Stored fields always carry `required` and `options`, so snapshots read the same whatever was sent. */
 const normalizeFields = (fields: readonly V1FormFieldInput[]): V1FormField[] =>
@@ -51,53 +45,14 @@ export function customerFromSubmission(
   return parsed.success ? parsed.data : undefined;
 }
 
-export class FormsService {
-  constructor(private readonly deps: ServiceDeps) {}
-
-  list(teamId: string, query: EndpointQuery<typeof listForms>): Promise<ListResult<V1Form>> {
-    return formsTable.list(this.deps.db, teamId, query, (q) => {
-      if (query.isActive !== undefined) q.where('forms.is_active', query.isActive);
+/** Forms: fields are stored normalized; a submission may find or create the respondent's customer. */
+export class Forms extends TeamResource<V1Form> {
+  constructor(deps: ServiceDeps) {
+    super(deps, 'marketing.forms', {
+      defaults: { description: null, isActive: true },
+      write: (body) => (body.fields ? { ...body, fields: normalizeFields(body.fields as V1FormFieldInput[]) } : body),
+      conflicts: { inUse: 'The form has submissions; set isActive to false to close it instead' },
     });
-  }
-
-  async get(teamId: string, id: string): Promise<V1Form> {
-    const form = await formsTable.findById(this.deps.db, teamId, id);
-    if (!form) throw notFound('Form');
-    return form;
-  }
-
-  create(teamId: string, body: EndpointBody<typeof createForm>): Promise<V1Form> {
-    return formsTable.insert(
-      this.deps.db,
-      teamId,
-      {
-        id: randomUUID(),
-        name: body.name,
-        description: body.description ?? null,
-        fields: normalizeFields(body.fields),
-        isActive: body.isActive ?? true,
-      },
-      this.deps.now(),
-    );
-  }
-
-  async update(teamId: string, id: string, body: EndpointBody<typeof updateForm>): Promise<V1Form> {
-    const changes = { ...body, fields: body.fields ? normalizeFields(body.fields) : undefined };
-    const form = await formsTable.update(this.deps.db, teamId, id, changes, this.deps.now());
-    if (!form) throw notFound('Form');
-    return form;
-  }
-
-  async delete(teamId: string, id: string) {
-    try {
-      if (!(await formsTable.delete(this.deps.db, teamId, id))) throw notFound('Form');
-    } catch (error) {
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) {
-        throw conflict('The form has submissions; set isActive to false to close it instead');
-      }
-      throw error;
-    }
-    return { id, deleted: true as const };
   }
 
   /** `scopes` are the calling key's: they decide whether the submission may find or create a customer. */
@@ -165,23 +120,5 @@ export class FormsService {
     if (!fields) return null;
     const customer = await customersTable.insert(db, teamId, { isActive: true, ...fields, id: randomUUID() }, now);
     return customer.id;
-  }
-
-  async listSubmissions(
-    teamId: string,
-    formId: string,
-    query: EndpointQuery<typeof listFormSubmissions>,
-  ): Promise<ListResult<V1FormSubmission>> {
-    if (!(await formsTable.exists(this.deps.db, teamId, formId))) throw notFound('Form');
-    return formSubmissionsTable.list(this.deps.db, teamId, query, (q) => {
-      q.where('form_submissions.form_id', formId);
-      if (query.customerId) q.where('form_submissions.customer_id', query.customerId);
-    });
-  }
-
-  async getSubmission(teamId: string, formId: string, submissionId: string): Promise<V1FormSubmission> {
-    const submission = await formSubmissionsTable.findById(this.deps.db, teamId, submissionId);
-    if (!submission || submission.formId !== formId) throw notFound('Form submission');
-    return submission;
   }
 }
