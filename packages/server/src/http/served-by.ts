@@ -15,8 +15,6 @@ export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?:
   'marketing.socialEvents.rsvpOptions': ['socialEvents', 'Option'],
   'marketing.socialEvents.invites': ['socialEvents', 'Invite'],
   'marketing.socialEvents.rsvps': ['socialEvents', 'Rsvp'],
-  'marketing.socialAccounts': ['socialPosts', 'Account'],
-  'marketing.socialPosts': ['socialPosts', 'Post'],
   'marketing.assets': ['marketingAssets'],
   'marketing.assetFolders': ['marketingAssets', 'Folder'],
 };

@@ -4,10 +4,10 @@ import { CampaignsService } from './campaigns-service.js';
 import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { MediaReader } from './media-reader.js';
+import type { SocialDeps } from './resources/social-posts.js';
 import { createResources } from './resources.js';
 import type { MediaDeps } from './service-deps.js';
 import { SocialEventsService } from './social-events-service.js';
-import { type SocialDeps, SocialPostsService } from './social-posts-service.js';
 import { TeamsService } from './teams-service.js';
 
 export type Services = ReturnType<typeof createServices>;
@@ -28,7 +28,6 @@ export function createServices(deps: AllServiceDeps) {
     campaigns: new CampaignsService(deps),
     marketingCalendar: new MarketingCalendarService(deps),
     socialEvents: new SocialEventsService(deps),
-    socialPosts: new SocialPostsService(deps),
     marketingAssets: new MarketingAssetsService(deps),
   };
 }

@@ -17,6 +17,8 @@ import { Customers } from './resources/customers.js';
 import { EventTypes } from './resources/event-types.js';
 import { Forms } from './resources/forms.js';
 import { ParkingSpots } from './resources/parking-spots.js';
+import { SocialAccounts } from './resources/social-accounts.js';
+import { type SocialDeps, SocialPosts } from './resources/social-posts.js';
 import { Templates } from './resources/templates.js';
 import type { MediaDeps } from './service-deps.js';
 import { TeamResource } from './standard/team-resource.js';
@@ -25,7 +27,7 @@ import { TeamResource } from './standard/team-resource.js';
  * Every team resource whose standard operations are served here, by SDK namespace. Most are one line: the
  * contract and RESOURCE_TABLES say the rest. A resource with behaviour of its own is a class in resources/.
  */
-export function createResources(deps: MediaDeps & DeliveryDeps) {
+export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps) {
   return {
     appointments: new Appointments(deps),
     appointmentTypes: new TeamResource<V1AppointmentType>(deps, 'appointmentTypes', { defaults: { isActive: true } }),
@@ -39,6 +41,8 @@ export function createResources(deps: MediaDeps & DeliveryDeps) {
     'marketing.templates': new Templates(deps),
     'marketing.forms': new Forms(deps),
     'marketing.forms.submissions': new TeamResource<V1FormSubmission>(deps, 'marketing.forms.submissions'),
+    'marketing.socialAccounts': new SocialAccounts(deps),
+    'marketing.socialPosts': new SocialPosts(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

@@ -7,6 +7,6 @@ export const engagementHandlers: SpecialHandlers<EngagementEndpoints> = {
     data: await services.resources['marketing.forms'].submit(auth.teamId, params.formId, body, auth.scopes),
   }),
   publishSocialPost: async ({ auth, params, services }) => ({
-    data: await services.socialPosts.publish(auth.teamId, params.postId),
+    data: await services.resources['marketing.socialPosts'].publish(auth.teamId, params.postId),
   }),
 };
