@@ -11,10 +11,6 @@ export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?:
   'marketing.campaigns.audiences': ['campaigns', 'Audience'],
   'marketing.campaigns.sends': ['campaigns', 'Send'],
   'marketing.campaigns.content': ['campaigns', 'Step'],
-  'marketing.socialEvents': ['socialEvents'],
-  'marketing.socialEvents.rsvpOptions': ['socialEvents', 'Option'],
-  'marketing.socialEvents.invites': ['socialEvents', 'Invite'],
-  'marketing.socialEvents.rsvps': ['socialEvents', 'Rsvp'],
   'marketing.assets': ['marketingAssets'],
   'marketing.assetFolders': ['marketingAssets', 'Folder'],
 };

@@ -7,7 +7,6 @@ import { MediaReader } from './media-reader.js';
 import type { SocialDeps } from './resources/social-posts.js';
 import { createResources } from './resources.js';
 import type { MediaDeps } from './service-deps.js';
-import { SocialEventsService } from './social-events-service.js';
 import { TeamsService } from './teams-service.js';
 
 export type Services = ReturnType<typeof createServices>;
@@ -27,7 +26,6 @@ export function createServices(deps: AllServiceDeps) {
     teams: new TeamsService(deps),
     campaigns: new CampaignsService(deps),
     marketingCalendar: new MarketingCalendarService(deps),
-    socialEvents: new SocialEventsService(deps),
     marketingAssets: new MarketingAssetsService(deps),
   };
 }

@@ -6,6 +6,7 @@ import type {
   V1Location,
   V1ParkingAssignment,
   V1ParkingZone,
+  V1RsvpOption,
 } from '@vsf/contract';
 import type { DeliveryDeps } from './message-delivery.js';
 import { Appointments } from './resources/appointments.js';
@@ -18,6 +19,9 @@ import { EventTypes } from './resources/event-types.js';
 import { Forms } from './resources/forms.js';
 import { ParkingSpots } from './resources/parking-spots.js';
 import { SocialAccounts } from './resources/social-accounts.js';
+import { SocialEventInvites } from './resources/social-event-invites.js';
+import { SocialEventRsvps } from './resources/social-event-rsvps.js';
+import { SocialEvents } from './resources/social-events.js';
 import { type SocialDeps, SocialPosts } from './resources/social-posts.js';
 import { Templates } from './resources/templates.js';
 import type { MediaDeps } from './service-deps.js';
@@ -43,6 +47,13 @@ export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps) {
     'marketing.forms.submissions': new TeamResource<V1FormSubmission>(deps, 'marketing.forms.submissions'),
     'marketing.socialAccounts': new SocialAccounts(deps),
     'marketing.socialPosts': new SocialPosts(deps),
+    'marketing.socialEvents': new SocialEvents(deps),
+    'marketing.socialEvents.rsvpOptions': new TeamResource<V1RsvpOption>(deps, 'marketing.socialEvents.rsvpOptions', {
+      defaults: { description: null, attending: true, sortOrder: 0 },
+      conflicts: { inUse: 'RSVPs chose this option; move them to another option first' },
+    }),
+    'marketing.socialEvents.invites': new SocialEventInvites(deps),
+    'marketing.socialEvents.rsvps': new SocialEventRsvps(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '../../errors/api-http-error.js';
-import type { Changes, ListResult, TeamScopedTable } from '../../repositories/team-scoped-table.js';
+import type { Changes, Executor, ListResult, TeamScopedTable } from '../../repositories/team-scoped-table.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { type ConflictMessages, mapConflicts } from './constraint-conflicts.js';
 import { checkBodyReferences, type ResourceRoutes, referencedResource, resourceRoutes } from './resource-routes.js';
@@ -143,9 +143,14 @@ export class TeamResource<R extends Identified, Row extends Identified = R> {
   }
 
   /** The stored row at the path's ids (parents first), or the 404 the first missing one answers. */
-  protected async findRow(teamId: string, ids: readonly string[], db: Knex = this.deps.db): Promise<Row> {
+  protected async findRow(
+    teamId: string,
+    ids: readonly string[],
+    db: Executor = this.deps.db,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<Row> {
     await this.parents(teamId, ids);
-    const row = await this.table.findById(db, teamId, ids[ids.length - 1] as string);
+    const row = await this.table.findById(db, teamId, ids[ids.length - 1] as string, options);
     if (!row || !this.owns(row, ids)) throw this.missing();
     return row;
   }
