@@ -7,10 +7,6 @@ import type { Services } from '../services/index.js';
  * Every standard endpoint's handler is derived from this table (standard-handlers.ts).
  */
 export const SERVED_BY: Record<string, readonly [service: keyof Services, noun?: string]> = {
-  'marketing.campaigns': ['campaigns'],
-  'marketing.campaigns.audiences': ['campaigns', 'Audience'],
-  'marketing.campaigns.sends': ['campaigns', 'Send'],
-  'marketing.campaigns.content': ['campaigns', 'Step'],
   'marketing.assets': ['marketingAssets'],
   'marketing.assetFolders': ['marketingAssets', 'Folder'],
 };

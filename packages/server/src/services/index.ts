@@ -1,6 +1,5 @@
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { AuthService } from './auth-service.js';
-import { CampaignsService } from './campaigns-service.js';
 import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { MediaReader } from './media-reader.js';
@@ -24,7 +23,6 @@ export function createServices(deps: AllServiceDeps) {
     media: new MediaReader(deps),
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
-    campaigns: new CampaignsService(deps),
     marketingCalendar: new MarketingCalendarService(deps),
     marketingAssets: new MarketingAssetsService(deps),
   };

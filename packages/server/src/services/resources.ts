@@ -10,6 +10,10 @@ import type {
 } from '@vsf/contract';
 import type { DeliveryDeps } from './message-delivery.js';
 import { Appointments } from './resources/appointments.js';
+import { CampaignAudiences } from './resources/campaign-audiences.js';
+import { CampaignContentSteps } from './resources/campaign-content-steps.js';
+import { CampaignSends } from './resources/campaign-sends.js';
+import { Campaigns } from './resources/campaigns.js';
 import { CarEvents } from './resources/car-events.js';
 import { CarPhotos } from './resources/car-photos.js';
 import { Cars } from './resources/cars.js';
@@ -54,6 +58,10 @@ export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps) {
     }),
     'marketing.socialEvents.invites': new SocialEventInvites(deps),
     'marketing.socialEvents.rsvps': new SocialEventRsvps(deps),
+    'marketing.campaigns': new Campaigns(deps),
+    'marketing.campaigns.audiences': new CampaignAudiences(deps),
+    'marketing.campaigns.content': new CampaignContentSteps(deps),
+    'marketing.campaigns.sends': new CampaignSends(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

@@ -6,10 +6,15 @@ export const campaignsHandlers: SpecialHandlers<CampaignsEndpoints> = {
   listCampaignAudienceMembers: async ({ auth, params, query, services }) =>
     listBody(
       query,
-      await services.campaigns.listAudienceMembers(auth.teamId, params.campaignId, params.audienceId, query),
+      await services.resources['marketing.campaigns.audiences'].listMembers(
+        auth.teamId,
+        params.campaignId,
+        params.audienceId,
+        query,
+      ),
     ),
   createCampaignContentStep: async ({ auth, params, body, services }) => ({
-    data: await services.campaigns.createStep(auth, params.campaignId, body),
+    data: await services.resources['marketing.campaigns.content'].createStep(auth, params.campaignId, body),
   }),
 
   getMarketingCalendar: async ({ auth, query, services }) => ({
