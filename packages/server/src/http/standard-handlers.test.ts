@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { createServices } from '../services/index.js';
 import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
 import { apiHandlers, specialHandlers } from './handlers/api-handlers.js';
-import { SERVED_BY } from './served-by.js';
 import { standardHandlers, standardMethod } from './standard-handlers.js';
 
 const endpoints = Object.values(apiEndpoints) as EndpointDefinition[];
@@ -28,12 +27,12 @@ describe('standard handlers', () => {
     },
   );
 
-  it('derive every list/get/create/update/delete of a served namespace, and only those', () => {
+  it('derive every list/get/create/update/delete of a resource with a table, and only those', () => {
     const derived = Object.keys(standardHandlers(apiEndpoints)).sort();
     const expected = endpoints
       .filter(
         (e) =>
-          (e.sdk.namespace.join('.') in SERVED_BY || e.sdk.namespace.join('.') in services.resources) &&
+          e.sdk.namespace.join('.') in RESOURCE_TABLES &&
           ['list', 'get', 'create', 'update', 'delete'].includes(e.sdk.method),
       )
       .map((e) => e.operationId)
@@ -44,11 +43,11 @@ describe('standard handlers', () => {
 
   it('name no namespace the contract does not have', () => {
     const namespaces = new Set(endpoints.map((e) => e.sdk.namespace.join('.')));
-    const named = [...Object.keys(SERVED_BY), ...Object.keys(RESOURCE_TABLES), ...Object.keys(services.resources)];
+    const named = [...Object.keys(RESOURCE_TABLES), ...Object.keys(services.resources)];
     expect(named.filter((ns) => !namespaces.has(ns))).toEqual([]);
   });
 
-  it('serve each namespace one way: a generic resource or a service SERVED_BY names, not both', () => {
-    expect(Object.keys(services.resources).filter((ns) => ns in SERVED_BY)).toEqual([]);
+  it('serve every resource with a table, and only those', () => {
+    expect(Object.keys(services.resources).sort()).toEqual(Object.keys(RESOURCE_TABLES).sort());
   });
 });

@@ -3,34 +3,24 @@ import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
 import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
 import { type Handler, type HandlerContext, listBody } from './handler.js';
-import { SERVED_BY } from './served-by.js';
 
 const STANDARD = new Set(['list', 'get', 'create', 'update', 'delete']);
 
 type ServiceMethod = (...args: unknown[]) => Promise<unknown>;
 
 /**
- * Where a standard endpoint's work is done: the generic resource of its namespace (services.resources), or
- * the hand-written service SERVED_BY names, with the method named by that table's rule.
+ * Where a standard endpoint's work is done: the method of the same name (`list`, `get`…) on the team
+ * resource of its SDK namespace (services/resources.ts).
  */
 export function standardMethod(
   endpoint: EndpointDefinition,
 ): { service: (services: Services) => object | undefined; method: string } | undefined {
   const namespace = endpoint.sdk.namespace.join('.');
   const operation = endpoint.sdk.method;
-  if (endpoint.surface !== 'v1' || !STANDARD.has(operation)) return undefined;
-  if (namespace in RESOURCE_TABLES && !(namespace in SERVED_BY)) {
-    return {
-      service: (services) => (services.resources as Record<string, object | undefined>)[namespace],
-      method: operation,
-    };
-  }
-  const served = SERVED_BY[namespace];
-  if (!served) return undefined;
-  const [service, noun] = served;
+  if (endpoint.surface !== 'v1' || !STANDARD.has(operation) || !(namespace in RESOURCE_TABLES)) return undefined;
   return {
-    service: (services) => services[service],
-    method: noun ? `${operation}${noun}${operation === 'list' ? 's' : ''}` : operation,
+    service: (services) => (services.resources as Record<string, object | undefined>)[namespace],
+    method: operation,
   };
 }
 

@@ -1,6 +1,5 @@
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { AuthService } from './auth-service.js';
-import { MarketingAssetsService } from './marketing-assets-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { MediaReader } from './media-reader.js';
 import type { SocialDeps } from './resources/social-posts.js';
@@ -24,6 +23,5 @@ export function createServices(deps: AllServiceDeps) {
     auth: new AuthService(deps),
     teams: new TeamsService(deps),
     marketingCalendar: new MarketingCalendarService(deps),
-    marketingAssets: new MarketingAssetsService(deps),
   };
 }

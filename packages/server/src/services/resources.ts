@@ -10,6 +10,7 @@ import type {
 } from '@vsf/contract';
 import type { DeliveryDeps } from './message-delivery.js';
 import { Appointments } from './resources/appointments.js';
+import { AssetFolders } from './resources/asset-folders.js';
 import { CampaignAudiences } from './resources/campaign-audiences.js';
 import { CampaignContentSteps } from './resources/campaign-content-steps.js';
 import { CampaignSends } from './resources/campaign-sends.js';
@@ -21,6 +22,7 @@ import { CommunicationMessages } from './resources/communication-messages.js';
 import { Customers } from './resources/customers.js';
 import { EventTypes } from './resources/event-types.js';
 import { Forms } from './resources/forms.js';
+import { MarketingAssets } from './resources/marketing-assets.js';
 import { ParkingSpots } from './resources/parking-spots.js';
 import { SocialAccounts } from './resources/social-accounts.js';
 import { SocialEventInvites } from './resources/social-event-invites.js';
@@ -62,6 +64,8 @@ export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps) {
     'marketing.campaigns.audiences': new CampaignAudiences(deps),
     'marketing.campaigns.content': new CampaignContentSteps(deps),
     'marketing.campaigns.sends': new CampaignSends(deps),
+    'marketing.assets': new MarketingAssets(deps),
+    'marketing.assetFolders': new AssetFolders(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

@@ -17,8 +17,8 @@ export const specialHandlers: Partial<HandlerMap<ApiEndpoints>> = {
 };
 
 /**
- * `/api/v1`: one handler per contract endpoint. The standard ones are derived from the contract and
- * SERVED_BY; the hand-written ones add the special operations and override. bindEndpoints refuses to
- * start when an endpoint has none.
+ * `/api/v1`: one handler per contract endpoint. The standard ones are derived from the contract and the
+ * team resources (services/resources.ts); the hand-written ones add the special operations and override.
+ * bindEndpoints refuses to start when an endpoint has none.
  */
 export const apiHandlers = { ...standardHandlers(apiEndpoints), ...specialHandlers } as HandlerMap<ApiEndpoints>;
