@@ -1,22 +1,14 @@
 import type { Knex } from 'knex';
-
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+import { createTeamTable, ts } from './team-table.js';
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.schema.createTable('appointment_types', (t) => {
-    t.uuid('id').primary();
-    t.uuid('team_id').notNullable().references('teams.id');
+  await createTeamTable(knex, 'appointment_types', (t) => {
     t.text('name').notNullable();
     t.uuid('event_type_id').notNullable().references('event_types.id');
     t.integer('duration_minutes');
     t.boolean('is_active').notNullable().defaultTo(true);
-    ts(t, 'created_at').notNullable();
-    ts(t, 'updated_at').notNullable();
-    t.index(['team_id', 'updated_at', 'id'], 'appointment_types_team_updated_idx');
   });
-  await knex.schema.createTable('appointments', (t) => {
-    t.uuid('id').primary();
-    t.uuid('team_id').notNullable().references('teams.id');
+  await createTeamTable(knex, 'appointments', (t) => {
     t.uuid('event_type_id').notNullable().references('event_types.id');
     t.text('event_type').notNullable();
     t.uuid('appointment_type_id').references('appointment_types.id');
@@ -28,9 +20,6 @@ export async function up(knex: Knex): Promise<void> {
     t.text('notes');
     t.uuid('session_id').notNullable().unique();
     ts(t, 'cancelled_at');
-    ts(t, 'created_at').notNullable();
-    ts(t, 'updated_at').notNullable();
-    t.index(['team_id', 'updated_at', 'id'], 'appointments_team_updated_idx');
     t.index(['team_id', 'start_at']);
   });
 }

@@ -1,23 +1,15 @@
 import type { Knex } from 'knex';
-
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+import { createTeamTable, ts } from './team-table.js';
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.schema.createTable('communication_threads', (t) => {
-    t.uuid('id').primary();
-    t.uuid('team_id').notNullable().references('teams.id');
+  await createTeamTable(knex, 'communication_threads', (t) => {
     t.uuid('customer_id').notNullable().references('customers.id');
     t.text('channel').notNullable();
     t.text('subject');
     ts(t, 'last_message_at');
-    ts(t, 'created_at').notNullable();
-    ts(t, 'updated_at').notNullable();
-    t.index(['team_id', 'updated_at', 'id'], 'communication_threads_team_updated_idx');
     t.index(['team_id', 'customer_id', 'channel']);
   });
-  await knex.schema.createTable('communication_messages', (t) => {
-    t.uuid('id').primary();
-    t.uuid('team_id').notNullable().references('teams.id');
+  await createTeamTable(knex, 'communication_messages', (t) => {
     t.uuid('thread_id').notNullable().references('communication_threads.id');
     t.uuid('customer_id').notNullable().references('customers.id');
     t.text('channel').notNullable();
@@ -36,9 +28,6 @@ export async function up(knex: Knex): Promise<void> {
     // Set by campaign sends (012); no foreign key here, since campaign tables come later.
     t.uuid('campaign_send_id');
     ts(t, 'sent_at');
-    ts(t, 'created_at').notNullable();
-    ts(t, 'updated_at').notNullable();
-    t.index(['team_id', 'updated_at', 'id'], 'communication_messages_team_updated_idx');
     t.index(['thread_id', 'updated_at', 'id']);
   });
 }

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
+import { ts } from './team-table.js';
 
 /** `id`, `team_id`, the timestamps and the list index every team-owned table has. */
 function teamRecord(t: Knex.CreateTableBuilder, table: string) {

@@ -5,6 +5,7 @@ import { appointmentsTable, appointmentTypesTable } from '../../repositories/fac
 import { type EventTypeRow, eventTypesTable } from '../../repositories/tables.js';
 import type { Executor } from '../../repositories/team-scoped-table.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { compareTime } from '../standard/list-filters.js';
 import { checkBodyReferences } from '../standard/resource-routes.js';
 import { TeamResource } from '../standard/team-resource.js';
 
@@ -25,14 +26,8 @@ function scopeProblems(
 export class Appointments extends TeamResource<V1Appointment> {
   constructor(deps: ServiceDeps) {
     super(deps, 'appointments', {
-      filters: {
-        from: (q, value, column) => {
-          if (value) q.where(column('endAt'), '>', new Date(value as string));
-        },
-        to: (q, value, column) => {
-          if (value) q.where(column('startAt'), '<', new Date(value as string));
-        },
-      },
+      // Those overlapping [from, to).
+      filters: { from: compareTime('endAt', '>'), to: compareTime('startAt', '<') },
     });
   }
 

@@ -5,14 +5,13 @@ import type {
   V1AudienceMember,
   V1CampaignAudience,
 } from '@vsf/contract';
-import { conflict } from '../../errors/api-http-error.js';
-import { campaignSendsTable } from '../../repositories/campaign-tables.js';
 import { customersTable, locationsTable } from '../../repositories/tables.js';
 import type { ListResult } from '../../repositories/team-scoped-table.js';
 import { matchAudience, prefers } from '../campaign-audience-query.js';
 import { checkReferences } from '../check-references.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
+import { refuseIfSent } from './campaign-sent.js';
 
 /** A campaign's audiences: a filter over the team's customers, resolved when a send goes out. */
 export class CampaignAudiences extends TeamResource<V1CampaignAudience> {
@@ -40,13 +39,8 @@ export class CampaignAudiences extends TeamResource<V1CampaignAudience> {
 
   override async delete(teamId: string, campaignId: string, id: string) {
     await this.get(teamId, campaignId, id);
-    if (
-      await campaignSendsTable
-        .scoped(this.deps.db, teamId)
-        .where(campaignSendsTable.column('audienceId'), id)
-        .first('id')
-    )
-      throw conflict('A send went to this audience; it stays as the record of who was messaged');
+    const message = 'A send went to this audience; it stays as the record of who was messaged';
+    await refuseIfSent(this.deps.db, teamId, 'audienceId', id, message);
     return super.delete(teamId, campaignId, id);
   }
 

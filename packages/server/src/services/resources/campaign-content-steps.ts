@@ -6,11 +6,14 @@ import type {
   updateCampaignContentStep,
   V1CampaignContentStep,
 } from '@vsf/contract';
-import { conflict, validationFailed } from '../../errors/api-http-error.js';
-import { campaignSendsTable, contentStepsTable, templatesTable } from '../../repositories/campaign-tables.js';
+import { validationFailed } from '../../errors/api-http-error.js';
+import { contentStepsTable, templatesTable } from '../../repositories/campaign-tables.js';
 import type { AuthContext } from '../auth-service.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
+import { refuseIfSent } from './campaign-sent.js';
+
+const SENT_STEP = 'The step has been sent; it stays as the record of what customers received';
 
 const present = <T extends object>(body: T) =>
   Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -73,7 +76,7 @@ export class CampaignContentSteps extends TeamResource<V1CampaignContentStep> {
     const body = payload as EndpointBody<typeof updateCampaignContentStep>;
     const id = stepId as string;
     const step = await this.get(teamId, campaign as string, id);
-    await this.refuseIfSent(teamId, id);
+    await refuseIfSent(this.deps.db, teamId, 'contentStepId', id, SENT_STEP);
     const content = body.content ? { ...step.content, ...present(body.content) } : undefined;
     if (content) checkStepContent(step.type, content);
     const changes = {
@@ -92,18 +95,8 @@ export class CampaignContentSteps extends TeamResource<V1CampaignContentStep> {
 
   override async delete(teamId: string, campaignId: string, id: string) {
     await this.get(teamId, campaignId, id);
-    await this.refuseIfSent(teamId, id);
+    await refuseIfSent(this.deps.db, teamId, 'contentStepId', id, SENT_STEP);
     return super.delete(teamId, campaignId, id);
-  }
-
-  private async refuseIfSent(teamId: string, stepId: string) {
-    if (
-      await campaignSendsTable
-        .scoped(this.deps.db, teamId)
-        .where(campaignSendsTable.column('contentStepId'), stepId)
-        .first('id')
-    )
-      throw conflict('The step has been sent; it stays as the record of what customers received');
   }
 }
 

@@ -1,8 +1,9 @@
 import type { EndpointBody, updateCampaign, V1Campaign } from '@vsf/contract';
-import { conflict, validationFailed } from '../../errors/api-http-error.js';
-import { audiencesTable, campaignSendsTable, contentStepsTable } from '../../repositories/campaign-tables.js';
+import { validationFailed } from '../../errors/api-http-error.js';
+import { audiencesTable, contentStepsTable } from '../../repositories/campaign-tables.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { type Body, TeamResource } from '../standard/team-resource.js';
+import { refuseIfSent } from './campaign-sent.js';
 
 const iso = (value: unknown) => (typeof value === 'string' ? new Date(value).toISOString() : undefined);
 const writeTimes = (body: Body) => ({
@@ -32,13 +33,8 @@ export class Campaigns extends TeamResource<V1Campaign> {
 
   override async delete(teamId: string, id: string) {
     await this.get(teamId, id);
-    if (
-      await campaignSendsTable
-        .scoped(this.deps.db, teamId)
-        .where(campaignSendsTable.column('campaignId'), id)
-        .first('id')
-    )
-      throw conflict('The campaign has sent messages; archive it instead (PATCH status: archived)');
+    const message = 'The campaign has sent messages; archive it instead (PATCH status: archived)';
+    await refuseIfSent(this.deps.db, teamId, 'campaignId', id, message);
     await this.deps.db.transaction(async (trx) => {
       for (const table of [contentStepsTable, audiencesTable]) {
         await table.scoped(trx, teamId).where(table.column('campaignId'), id).delete();

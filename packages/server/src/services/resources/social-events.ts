@@ -2,6 +2,7 @@ import type { EndpointBody, updateSocialEvent, V1SocialEvent } from '@vsf/contra
 import { validationFailed } from '../../errors/api-http-error.js';
 import { invitesTable, rsvpOptionsTable, rsvpsTable, socialEventsTable } from '../../repositories/engagement-tables.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { compareTime } from '../standard/list-filters.js';
 import { type Body, TeamResource } from '../standard/team-resource.js';
 
 const iso = (value: unknown) => (typeof value === 'string' ? new Date(value).toISOString() : undefined);
@@ -25,9 +26,7 @@ export class SocialEvents extends TeamResource<V1SocialEvent> {
           if (value)
             q.whereRaw(`coalesce(${column('endsAt')}, ${column('startsAt')}) >= ?`, [new Date(value as string)]);
         },
-        to: (q, value, column) => {
-          if (value) q.where(column('startsAt'), '<', new Date(value as string));
-        },
+        to: compareTime('startsAt', '<'),
       },
     });
   }

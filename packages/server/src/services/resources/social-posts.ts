@@ -5,6 +5,7 @@ import { checkTeamMediaUrls } from '../../media/team-media-urls.js';
 import type { SocialProvider } from '../../providers/social/social-provider.js';
 import { socialAccountsTable, socialPostsTable } from '../../repositories/engagement-tables.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { compareTime } from '../standard/list-filters.js';
 import { TeamResource } from '../standard/team-resource.js';
 
 export interface SocialDeps extends ServiceDeps {
@@ -15,14 +16,7 @@ export interface SocialDeps extends ServiceDeps {
 export class SocialPosts extends TeamResource<V1SocialPost> {
   constructor(protected override readonly deps: SocialDeps) {
     super(deps, 'marketing.socialPosts', {
-      filters: {
-        from: (q, value, column) => {
-          if (value) q.where(column('scheduledAt'), '>=', new Date(value as string));
-        },
-        to: (q, value, column) => {
-          if (value) q.where(column('scheduledAt'), '<', new Date(value as string));
-        },
-      },
+      filters: { from: compareTime('scheduledAt', '>='), to: compareTime('scheduledAt', '<') },
     });
   }
 
