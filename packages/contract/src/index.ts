@@ -22,6 +22,7 @@ export * from './endpoints/social-posts.js';
 export * from './endpoints/templates.js';
 export * from './image-type.js';
 export * from './openapi/build-openapi-document.js';
+export * from './record-columns.js';
 export * from './schemas/appointment.js';
 export * from './schemas/auth-key.js';
 export * from './schemas/bounds.js';

@@ -213,7 +213,7 @@ describe('sync engine against a spec-only server', () => {
 });
 
 describe('resources', () => {
-  it('derives every syncable list from the contract, with SQL kinds from the zod schemas', () => {
+  it('lists every syncable list of the contract, with SQL kinds from the schemas (generated)', () => {
     const names = selectResources(undefined).map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(['cars', 'contacts', 'customers', 'event_types', 'locations']));
     const cars = selectResources(['cars'])[0] as ResourceSpec;

@@ -26,7 +26,7 @@ export function sdkPageSource(client: VsfClient): PageSource {
         ...(request.ids ? { ids: request.ids } : {}),
       };
       const { data, response } = await client
-        .request<ListBody>(resource.endpoint, { query }, { maxRetries: 0, signal: request.signal })
+        .request<ListBody>(resource.route, { query }, { maxRetries: 0, signal: request.signal })
         .withResponse();
       const date = response.headers.get('date');
       const serverDate = date ? new Date(date) : undefined;
