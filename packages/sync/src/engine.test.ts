@@ -1,11 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import knex from 'knex';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sync } from './engine.js';
 import { type ResourceSpec, selectResources } from './resources.js';
 import { openSink } from './sinks/open-sink.js';
+import type { Checkpoint } from './sinks/sink.js';
 import type { FetchedPage, PageRequest, PageSource } from './source.js';
 
 /**
@@ -237,11 +239,64 @@ describe('SqlSink safety', () => {
   it('refuses to write into a table it did not create', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'vsf-foreign-')), 'app.db');
     // Someone else's `locations` table in the same database.
-    const app = knex({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
-    await app.schema.createTable('locations', (t) => t.text('id'));
-    await app.destroy();
+    const app = new Database(file);
+    app.exec('create table locations (id text)');
+    app.close();
     const sink = openSink(`sqlite:${file}`);
     await expect(sink.prepare([locations])).rejects.toThrow(/not a vsf mirror table/);
+    await sink.close();
+  });
+
+  it('continues a mirror made by the knex-based sink of earlier releases', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'vsf-knex-mirror-')), 'mirror.db');
+    // The tables exactly as the earlier sink created them through knex's schema builder.
+    const old = knex({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true });
+    await old.schema.createTable('vsf_sync_state', (t) => {
+      t.text('resource').primary();
+      t.text('watermark');
+      t.text('checkpoint');
+      t.text('updated_at').notNullable();
+    });
+    await old.schema.createTable('vsf_sync_lock', (t) => {
+      t.text('name').primary();
+      t.text('owner').notNullable();
+      t.integer('pid').notNullable();
+      t.text('host').notNullable();
+      t.text('acquired_at').notNullable();
+    });
+    await old.schema.createTable('locations', (t) => {
+      for (const c of locations.columns) {
+        const column =
+          c.kind === 'boolean'
+            ? t.boolean(c.column)
+            : c.kind === 'integer'
+              ? t.bigInteger(c.column)
+              : c.column === 'id'
+                ? t.string(c.column)
+                : t.text(c.column);
+        if (c.column === 'id') column.primary();
+      }
+      t.text('synced_at').notNullable();
+      t.text('synced_run').notNullable();
+    });
+    await old('locations').insert({ id: 'a', name: 'old', is_active: 1, synced_at: 'x', synced_run: 'r0' });
+    await old('vsf_sync_state').insert({
+      resource: 'locations',
+      watermark: '2026-01-01T00:00:00.000Z',
+      updated_at: 'x',
+    });
+    await old.destroy();
+
+    const sink = openSink(`sqlite:${file}`);
+    await sink.prepare([locations]);
+    expect((await sink.getState(locations)).watermark).toBe('2026-01-01T00:00:00.000Z');
+    const record = { id: 'b', name: 'new', isActive: false, updatedAt: '2026-02-01T00:00:00.000Z' };
+    const checkpoint = { runId: 'r1', mode: 'full', startedAt: 'x', nextPage: 2, updatedAfter: null, firstTotal: 1 };
+    await sink.applyPage(locations, [record], checkpoint as Checkpoint);
+    expect((await sink.readAll(locations)).map((r) => [r.id, r.name, r.isActive])).toEqual([
+      ['a', 'old', true],
+      ['b', 'new', false],
+    ]);
     await sink.close();
   });
 });

@@ -1,0 +1,105 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { quote, type SqlConnection } from './sql-connection.js';
+
+type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+/**
+ * One better-sqlite3 database. Its calls are synchronous, so each statement completes before the next
+ * starts; a transaction holds a queue so that no other caller's statement lands inside it.
+ */
+export class SqliteConnection implements SqlConnection {
+  readonly kind = 'sqlite';
+  private readonly statements = new Map<string, Statement>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(readonly db: Database) {}
+
+  /** better-sqlite3 loads on first use, not when the package is imported. */
+  static async open(filename: string): Promise<SqliteConnection> {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(filename);
+    // WAL with synchronous=NORMAL syncs at checkpoints rather than at every commit: a power cut may lose
+    // the last pages written, never half of one, and their checkpoint goes with them, so the next run
+    // fetches them again. Syncing every page cost more than fetching it.
+    db.pragma('journal_mode = wal');
+    db.pragma('synchronous = normal');
+    return new SqliteConnection(db);
+  }
+
+  /** A prepared statement, kept for the connection's life: pages reuse the same few. */
+  prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work, work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private rows<T>(sql: string, params: readonly unknown[]): T[] {
+    const statement = this.prepare(sql);
+    if (statement.reader) return statement.all(...params) as T[];
+    statement.run(...params);
+    return [];
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.exclusive(async () => this.rows<T>(sql, params));
+  }
+
+  run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return this.exclusive(async () => this.prepare(sql).run(...params).changes);
+  }
+
+  transaction<T>(work: (tx: SqlConnection) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      // Inside, statements run directly: the queue is held by this transaction.
+      const tx: SqlConnection = {
+        kind: 'sqlite',
+        query: async <R>(sql: string, params: readonly unknown[] = []) => this.rows<R>(sql, params),
+        run: async (sql, params = []) => this.prepare(sql).run(...params).changes,
+        transaction: (inner) => inner(tx),
+        hasTable: (table) => this.tableExists(table),
+        columns: async (table) => this.columnNames(table),
+        close: async () => {},
+      };
+      this.db.exec('begin');
+      try {
+        const result = await work(tx);
+        this.db.exec('commit');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('rollback');
+        throw error;
+      }
+    });
+  }
+
+  private async tableExists(table: string): Promise<boolean> {
+    return this.rows(`select 1 from sqlite_master where type = 'table' and name = ?`, [table]).length > 0;
+  }
+
+  private columnNames(table: string): Set<string> {
+    return new Set(this.rows<{ name: string }>(`pragma table_info(${quote(table)})`, []).map((c) => c.name));
+  }
+
+  hasTable(table: string): Promise<boolean> {
+    return this.exclusive(() => this.tableExists(table));
+  }
+
+  columns(table: string): Promise<Set<string>> {
+    return this.exclusive(async () => this.columnNames(table));
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.db.close();
+  }
+}
