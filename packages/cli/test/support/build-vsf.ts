@@ -19,7 +19,7 @@ export default async function setup(project: TestProject): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['knex', 'pg', 'better-sqlite3'],
+    external: ['pg', 'better-sqlite3'],
     logLevel: 'error',
     sourcemap: 'inline',
     // CommonJS dependencies (commander, …) require Node built-ins, which an ES module bundle cannot do alone.
