@@ -143,6 +143,24 @@ describe('defineResource', () => {
     ]);
   });
 
+  it('gives a resource’s references to its create and update, unless an operation declares its own', () => {
+    const referencing = defineResource(shop, {
+      name: 'Visit',
+      path: '/visits',
+      record: V1Contact,
+      createBody: V1ContactCreate,
+      updateBody: V1ContactUpdate,
+      references: ['customerId'],
+      update: { references: [] },
+    });
+    const { listVisits, createVisit, updateVisit } = referencing.endpoints;
+    expect([listVisits, createVisit, updateVisit].map((e) => (e as EndpointDefinition).references)).toEqual([
+      undefined,
+      ['customerId'],
+      [],
+    ]);
+  });
+
   it('types each derived endpoint as exactly as a hand-written declaration (checked by tsc)', () => {
     const { listParkingOrders, getParkingOrder, createParkingOrder, confirmParkingOrder } = orders.endpoints;
     expectTypeOf(getParkingOrder.path).toEqualTypeOf<'/shop/parking-orders/{parkingOrderId}'>();

@@ -119,7 +119,11 @@ export function defineResource<
   };
 
   const standard = (operation: StandardOperation) => {
-    const options = declaration[operation] ?? {};
+    const writes = operation === 'create' || operation === 'update';
+    const options = {
+      ...(writes && declaration.references ? { references: declaration.references } : {}),
+      ...declaration[operation],
+    };
     const derived = standardWording(operation, names);
     const body = { create: declaration.createBody, update: declaration.updateBody }[operation as 'create' | 'update'];
     const list = operation === 'list';

@@ -75,6 +75,8 @@ export interface ResourceDeclaration extends Partial<Record<StandardOperation, O
   readonly updateBody?: z.ZodType;
   /** Query filters of `list`, besides paging and `updatedAfter`. */
   readonly filters?: z.core.$ZodLooseShape;
+  /** Body fields of both create and update that hold the id of another team record (`OperationOptions.references`). */
+  readonly references?: readonly string[];
   /** The standard operations the resource has, each with its options (`create: {…}`); all five unless given. */
   readonly operations?: readonly StandardOperation[];
   /** `POST <item>/<verb>` operations by verb: `cancel` gives `cancelAppointment` and `client.appointments.cancel()`. */

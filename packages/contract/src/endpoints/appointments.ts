@@ -25,13 +25,13 @@ const appointments = defineResource(scheduling, {
     to: TimestampWithOffset.optional().openapi({ description: 'Only appointments starting before this time' }),
   },
   operations: ['create', 'list', 'get', 'update'],
+  references: ['carId', 'customerId'],
   create: {
     summary: 'Schedule an event for later',
     description:
       'Send `eventType` (a value) or `eventTypeId`, or instead an `appointmentTypeId`. The appointment gets its own `sessionId` for staff; scheduling never moves a car.',
-    references: ['carId', 'customerId'],
   },
-  update: { summary: 'Reschedule or edit an appointment', references: ['carId', 'customerId'], errors: [409] },
+  update: { summary: 'Reschedule or edit an appointment', errors: [409] },
   actions: {
     cancel: {
       summary: 'Cancel an appointment',
@@ -49,8 +49,7 @@ const appointmentTypes = defineResource(scheduling, {
   createBody: V1AppointmentTypeCreate,
   updateBody: V1AppointmentTypeUpdate,
   operations: ['list', 'get', 'create', 'update'],
-  create: { references: ['eventTypeId'] },
-  update: { references: ['eventTypeId'] },
+  references: ['eventTypeId'],
 });
 
 export const { createAppointment, listAppointments, getAppointment, updateAppointment, cancelAppointment } =

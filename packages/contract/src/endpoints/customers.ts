@@ -22,13 +22,13 @@ const customers = defineResource(v1, {
       'Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`; a sync passes it so deletions reach the mirror.',
   },
   get: { description: 'Soft-deleted customers are returned too, with `deletedAt` set.' },
-  create: { response: 'The created customer', references: ['locationId'] },
+  references: ['locationId'],
+  create: { response: 'The created customer' },
   update: {
     summary: 'Update, restore or soft-delete a customer',
     description:
       '`restore: true` (or `deletedAt: null`) clears `deletedAt`; a `deletedAt` timestamp soft-deletes the customer as of that time.',
     response: 'The updated customer',
-    references: ['locationId'],
   },
   delete: {
     summary: 'Soft-delete a customer',

@@ -27,6 +27,7 @@ const assets = defineResource(marketing, {
   record: V1MarketingAsset,
   createBody: V1MarketingAssetCreate,
   updateBody: V1MarketingAssetUpdate,
+  references: ['folderId'],
   filters: {
     folderId: folderFilter('Only assets directly in this folder; `root` for those at the top level'),
   },
@@ -35,9 +36,8 @@ const assets = defineResource(marketing, {
     description:
       'The same byte rules and store as car photos: one image per request as `base64` or an https `sourceUrl` the server fetches, at most 3 MiB decoded (413), `contentType` an image type matching the bytes. There is no `sessionId`: assets belong to the marketing library and never appear in a car’s gallery. The bytes are served at `url` (`/api/media/<id>`) to keys with `read:marketing-assets`.',
     errors: [413],
-    references: ['folderId'],
   },
-  update: { summary: 'Rename or move a marketing asset', references: ['folderId'] },
+  update: { summary: 'Rename or move a marketing asset' },
   delete: {
     summary: 'Delete a marketing asset and its bytes',
     description: 'The bytes go too: its `url` answers 404 afterwards, also where a post or message links it.',

@@ -22,8 +22,7 @@ const zones = defineResource(parking, {
   createBody: V1ParkingZoneCreate,
   updateBody: V1ParkingZoneUpdate,
   filters: { locationId: z.uuid().optional(), isActive: QueryBoolean.optional() },
-  create: { references: ['locationId'] },
-  update: { references: ['locationId'] },
+  references: ['locationId'],
   delete: {
     summary: 'Delete an empty parking zone',
     description: 'Only a zone with no spots and no cars can be deleted (409 otherwise).',
@@ -43,10 +42,10 @@ const spots = defineResource(parking, {
     name: IndexedText.min(1).optional().openapi({ description: 'Exact spot label' }),
     occupied: QueryBoolean.optional(),
   },
-  create: { summary: 'Create a parking spot in a zone', references: ['parkingZoneId'], errors: [409] },
+  references: ['parkingZoneId'],
+  create: { summary: 'Create a parking spot in a zone', errors: [409] },
   update: {
     description: 'A spot with a car in it cannot move to another zone (409): move the car first.',
-    references: ['parkingZoneId'],
     errors: [409],
   },
   delete: {

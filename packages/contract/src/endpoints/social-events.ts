@@ -22,6 +22,7 @@ const events = defineResource(marketing, {
   path: '/social-events',
   id: 'eventId',
   scope: 'social-events',
+  references: ['locationId'],
   record: V1SocialEvent,
   createBody: V1SocialEventCreate,
   updateBody: V1SocialEventUpdate,
@@ -37,13 +38,11 @@ const events = defineResource(marketing, {
   create: {
     description:
       '`locationId` places it at one of the team’s locations; `venue` describes a place elsewhere. `capacity` is the planned head count and is not enforced.',
-    references: ['locationId'],
   },
   update: {
     summary: 'Update or cancel a social event',
     description:
       '`status: cancelled` keeps the event with its invites and RSVPs (so guests can be told); DELETE removes them.',
-    references: ['locationId'],
   },
   delete: {
     summary: 'Delete a social event and its staff data',
