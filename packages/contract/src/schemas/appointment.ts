@@ -1,13 +1,13 @@
 import { z } from '../zod.js';
 import { Int4, LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+import { allOptional, teamRecord } from './team-record.js';
 
 export const AppointmentStatus = z.enum(['scheduled', 'cancelled']).openapi('AppointmentStatus');
 
-export const V1Appointment = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1Appointment = teamRecord(
+  'V1Appointment',
+  {
     eventTypeId: Uuid,
     eventType: z.string().openapi({ description: 'The event type’s `value`' }),
     appointmentTypeId: Uuid.nullable(),
@@ -19,10 +19,9 @@ export const V1Appointment = z
     notes: z.string().nullable(),
     sessionId: Uuid.openapi({ description: 'The event session staff use when the appointment happens' }),
     cancelledAt: Timestamp.nullable(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1Appointment', { description: 'An event scheduled for later. Scheduling never moves a car.' });
+  },
+  'An event scheduled for later. Scheduling never moves a car.',
+);
 export type V1Appointment = z.infer<typeof V1Appointment>;
 
 export const V1AppointmentCreate = z
@@ -74,20 +73,16 @@ export const V1AppointmentUpdate = z
   .openapi('V1AppointmentUpdate');
 export type V1AppointmentUpdate = z.input<typeof V1AppointmentUpdate>;
 
-export const V1AppointmentType = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1AppointmentType = teamRecord(
+  'V1AppointmentType',
+  {
     name: z.string(),
     eventTypeId: Uuid,
     durationMinutes: z.number().int().nullable(),
     isActive: z.boolean(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1AppointmentType', {
-    description: 'A saved kind of appointment (e.g. “Spring pick-up”) over an event type',
-  });
+  },
+  'A saved kind of appointment (e.g. “Spring pick-up”) over an event type',
+);
 export type V1AppointmentType = z.infer<typeof V1AppointmentType>;
 
 const appointmentTypeFields = {
@@ -98,5 +93,5 @@ const appointmentTypeFields = {
 };
 export const V1AppointmentTypeCreate = z.strictObject(appointmentTypeFields).openapi('V1AppointmentTypeCreate');
 export const V1AppointmentTypeUpdate = z
-  .strictObject({ ...appointmentTypeFields, name: appointmentTypeFields.name.optional(), eventTypeId: Uuid.optional() })
+  .strictObject({ ...allOptional(appointmentTypeFields), eventTypeId: Uuid.optional() })
   .openapi('V1AppointmentTypeUpdate');

@@ -2,23 +2,22 @@ import { z } from '../zod.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 import { CommunicationChannel } from './communication.js';
 import { V1Customer } from './customer.js';
+import { allOptional, teamRecord } from './team-record.js';
 import { checkTemplateFields } from './template.js';
 
 export const CampaignStatus = z.enum(['draft', 'active', 'paused', 'completed', 'archived']).openapi('CampaignStatus');
 
-export const V1Campaign = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1Campaign = teamRecord(
+  'V1Campaign',
+  {
     name: z.string(),
     description: z.string().nullable(),
     status: CampaignStatus,
     startsAt: Timestamp.nullable(),
     endsAt: Timestamp.nullable(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1Campaign', { description: 'A marketing campaign: audiences, content steps and their sends' });
+  },
+  'A marketing campaign: audiences, content steps and their sends',
+);
 export type V1Campaign = z.infer<typeof V1Campaign>;
 
 const campaignFields = {
@@ -37,7 +36,7 @@ const endsAfterStart = (
 };
 export const V1CampaignCreate = z.strictObject(campaignFields).superRefine(endsAfterStart).openapi('V1CampaignCreate');
 export const V1CampaignUpdate = z
-  .strictObject({ ...campaignFields, name: campaignFields.name.optional() })
+  .strictObject(allOptional(campaignFields))
   .superRefine(endsAfterStart)
   .openapi('V1CampaignUpdate');
 
@@ -71,17 +70,11 @@ export const AudienceFilter = z
   });
 export type AudienceFilter = z.infer<typeof AudienceFilter>;
 
-export const V1CampaignAudience = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
-    campaignId: Uuid,
-    name: z.string(),
-    filter: AudienceFilter,
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1CampaignAudience');
+export const V1CampaignAudience = teamRecord('V1CampaignAudience', {
+  campaignId: Uuid,
+  name: z.string(),
+  filter: AudienceFilter,
+});
 export type V1CampaignAudience = z.infer<typeof V1CampaignAudience>;
 
 export const V1AudienceMember = V1Customer.extend({
@@ -154,10 +147,9 @@ export const V1CampaignContentStepUpdate = z
   })
   .openapi('V1CampaignContentStepUpdate', { description: 'A step that has been sent cannot change (409)' });
 
-export const V1CampaignSend = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1CampaignSend = teamRecord(
+  'V1CampaignSend',
+  {
     campaignId: Uuid,
     contentStepId: Uuid,
     audienceId: Uuid,
@@ -175,13 +167,9 @@ export const V1CampaignSend = z
     skippedCount: z.number().int().openapi({
       description: 'Matched customers not messaged: no marketing consent, or no email/phone for the channel',
     }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1CampaignSend', {
-    description:
-      'One delivery of a content step to an audience: one message per recipient who allows marketing, each in the customer’s thread for the channel.',
-  });
+  },
+  'One delivery of a content step to an audience: one message per recipient who allows marketing, each in the customer’s thread for the channel.',
+);
 export type V1CampaignSend = z.infer<typeof V1CampaignSend>;
 
 export const V1CampaignSendCreate = z

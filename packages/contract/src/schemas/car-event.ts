@@ -2,11 +2,11 @@ import { z } from '../zod.js';
 import { LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 import { hasOneImageSource, imageUploadFields } from './image-upload.js';
+import { teamRecord } from './team-record.js';
 
-export const V1CarEvent = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1CarEvent = teamRecord(
+  'V1CarEvent',
+  {
     carId: Uuid,
     activityType: z.string().openapi({ description: 'The `value` of the event type, e.g. `drop_off`' }),
     eventTypeId: Uuid,
@@ -15,10 +15,9 @@ export const V1CarEvent = z
     notes: z.string().nullable(),
     occurredAt: Timestamp,
     sessionId: Uuid.openapi({ description: 'The photo session: pass it to `POST /cars/{carId}/photos`' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1CarEvent', { description: 'Something that happened to a car (drop-off, pick-up, …): a photo session' });
+  },
+  'Something that happened to a car (drop-off, pick-up, …): a photo session',
+);
 export type V1CarEvent = z.infer<typeof V1CarEvent>;
 
 /** How far in the future an `occurredAt` may lie: device clocks drift, the facility's history must not. */

@@ -1,12 +1,13 @@
 import { z } from '../zod.js';
 import { IndexedText, Int4, Int8, NameText } from './bounds.js';
-import { Timestamp, Uuid } from './common.js';
+import { Uuid } from './common.js';
+import { allOptional, teamRecord } from './team-record.js';
 
 export const MileageUnits = z.enum(['mi', 'km']).openapi('MileageUnits');
 
-export const V1Car = z
-  .object({
-    id: Uuid,
+export const V1Car = teamRecord(
+  'V1Car',
+  {
     teamId: z.string().nullable(),
     customerId: Uuid.nullable(),
     locationId: Uuid.nullable(),
@@ -27,10 +28,9 @@ export const V1Car = z
     vendorId: Uuid.nullable(),
     isForSale: z.boolean(),
     declaredValueCents: z.number().int().nullable(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1Car', { description: 'A car stored at the facility. Every field is always present.' });
+  },
+  'A car stored at the facility. Every field is always present.',
+);
 export type V1Car = z.infer<typeof V1Car>;
 
 const carFields = {
@@ -57,12 +57,5 @@ const carFields = {
 export const V1CarCreate = z.strictObject(carFields).openapi('V1CarCreate');
 export type V1CarCreate = z.input<typeof V1CarCreate>;
 
-export const V1CarUpdate = z
-  .strictObject({
-    ...carFields,
-    year: carFields.year.optional(),
-    make: carFields.make.optional(),
-    model: carFields.model.optional(),
-  })
-  .openapi('V1CarUpdate');
+export const V1CarUpdate = z.strictObject(allOptional(carFields)).openapi('V1CarUpdate');
 export type V1CarUpdate = z.input<typeof V1CarUpdate>;

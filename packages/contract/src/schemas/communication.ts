@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { Timestamp, Uuid } from './common.js';
 import { MediaUrl } from './media-url.js';
+import { teamRecord } from './team-record.js';
 
 export const CommunicationChannel = z.enum(['sms', 'email']).openapi('CommunicationChannel');
 export type CommunicationChannel = z.infer<typeof CommunicationChannel>;
@@ -10,18 +11,16 @@ export const MessageStatus = z.enum(['draft', 'queued', 'sent', 'failed']).opena
     '`draft` until sent; `queued` while a provider has it; then `sent` (the provider accepted it) or `failed` (its error is in `error`; the message is kept and can be sent again)',
 });
 
-export const V1CommunicationThread = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1CommunicationThread = teamRecord(
+  'V1CommunicationThread',
+  {
     customerId: Uuid,
     channel: CommunicationChannel,
     subject: z.string().nullable(),
     lastMessageAt: Timestamp.nullable().openapi({ description: 'When the newest message was created or sent' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1CommunicationThread', { description: 'A conversation with one customer over one channel' });
+  },
+  'A conversation with one customer over one channel',
+);
 export type V1CommunicationThread = z.infer<typeof V1CommunicationThread>;
 
 export const V1CommunicationThreadCreate = z
@@ -36,38 +35,32 @@ export const V1CommunicationThreadUpdate = z
   .strictObject({ subject: z.string().min(1).max(200).nullable().optional() })
   .openapi('V1CommunicationThreadUpdate');
 
-export const V1CommunicationMessage = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
-    threadId: Uuid,
-    customerId: Uuid,
-    channel: CommunicationChannel,
-    direction: z
-      .enum(['outbound', 'inbound'])
-      .openapi({ description: 'Messages created through the API are `outbound`' }),
-    from: z.string().nullable().openapi({ description: 'The sender address or number the provider used' }),
-    to: z
-      .string()
-      .openapi({ description: 'The customer’s email (email) or phone (sms), taken when the message was created' }),
-    body: z.string().nullable(),
-    subject: z.string().nullable(),
-    htmlBody: z.string().nullable(),
-    textBody: z.string().nullable(),
-    mediaUrls: z.array(z.string()),
-    status: MessageStatus,
-    provider: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Who delivered it: `outbox` (recorded locally), `smtp` or `twilio`; null for drafts' }),
-    providerMessageSid: z.string().nullable().openapi({ description: 'The provider’s id for the delivery' }),
-    error: z.string().nullable().openapi({ description: 'Why delivery failed, as the provider said' }),
-    campaignSendId: Uuid.nullable().openapi({ description: 'The campaign send that created it, if any' }),
-    sentAt: Timestamp.nullable(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1CommunicationMessage');
+export const V1CommunicationMessage = teamRecord('V1CommunicationMessage', {
+  threadId: Uuid,
+  customerId: Uuid,
+  channel: CommunicationChannel,
+  direction: z
+    .enum(['outbound', 'inbound'])
+    .openapi({ description: 'Messages created through the API are `outbound`' }),
+  from: z.string().nullable().openapi({ description: 'The sender address or number the provider used' }),
+  to: z
+    .string()
+    .openapi({ description: 'The customer’s email (email) or phone (sms), taken when the message was created' }),
+  body: z.string().nullable(),
+  subject: z.string().nullable(),
+  htmlBody: z.string().nullable(),
+  textBody: z.string().nullable(),
+  mediaUrls: z.array(z.string()),
+  status: MessageStatus,
+  provider: z
+    .string()
+    .nullable()
+    .openapi({ description: 'Who delivered it: `outbox` (recorded locally), `smtp` or `twilio`; null for drafts' }),
+  providerMessageSid: z.string().nullable().openapi({ description: 'The provider’s id for the delivery' }),
+  error: z.string().nullable().openapi({ description: 'Why delivery failed, as the provider said' }),
+  campaignSendId: Uuid.nullable().openapi({ description: 'The campaign send that created it, if any' }),
+  sentAt: Timestamp.nullable(),
+});
 export type V1CommunicationMessage = z.infer<typeof V1CommunicationMessage>;
 
 const messageContent = {

@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { EmailText, LineText, NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
+import { allOptional } from './team-record.js';
 
 export const ContactRole = z
   .enum([
@@ -66,11 +67,5 @@ const contactFields = {
 export const V1ContactCreate = z.strictObject({ customerId: Uuid, ...contactFields }).openapi('V1ContactCreate');
 export type V1ContactCreate = z.input<typeof V1ContactCreate>;
 
-export const V1ContactUpdate = z
-  .strictObject({
-    ...contactFields,
-    firstName: contactFields.firstName.optional(),
-    lastName: contactFields.lastName.optional(),
-  })
-  .openapi('V1ContactUpdate');
+export const V1ContactUpdate = z.strictObject(allOptional(contactFields)).openapi('V1ContactUpdate');
 export type V1ContactUpdate = z.input<typeof V1ContactUpdate>;

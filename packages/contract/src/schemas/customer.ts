@@ -1,29 +1,25 @@
 import { z } from '../zod.js';
 import { EmailText, LineText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+import { allOptional, teamRecord } from './team-record.js';
 
-export const V1Customer = z
-  .object({
-    id: Uuid,
-    teamId: z.string().nullable(),
-    userId: z.string().nullable(),
-    locationId: Uuid.nullable(),
-    firstName: z.string(),
-    lastName: z.string(),
-    companyName: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    address: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    zip: z.string().nullable(),
-    country: z.string().nullable(),
-    isActive: z.boolean(),
-    deletedAt: Timestamp.nullable().openapi({ description: 'Set when the customer is soft-deleted' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1Customer');
+export const V1Customer = teamRecord('V1Customer', {
+  teamId: z.string().nullable(),
+  userId: z.string().nullable(),
+  locationId: Uuid.nullable(),
+  firstName: z.string(),
+  lastName: z.string(),
+  companyName: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  country: z.string().nullable(),
+  isActive: z.boolean(),
+  deletedAt: Timestamp.nullable().openapi({ description: 'Set when the customer is soft-deleted' }),
+});
 export type V1Customer = z.infer<typeof V1Customer>;
 
 const customerFields = {
@@ -46,9 +42,7 @@ export type V1CustomerCreate = z.input<typeof V1CustomerCreate>;
 
 export const V1CustomerUpdate = z
   .strictObject({
-    ...customerFields,
-    firstName: customerFields.firstName.optional(),
-    lastName: customerFields.lastName.optional(),
+    ...allOptional(customerFields),
     restore: z.boolean().optional().openapi({
       description: '`true` restores a soft-deleted customer (clears `deletedAt`); `false` changes nothing',
     }),

@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { JsonKey } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
+import { teamRecord } from './team-record.js';
 
 export const FORM_FIELD_TYPES = [
   'text',
@@ -78,21 +79,16 @@ const FormFields = z
   })
   .openapi({ description: `Up to ${MAX_FORM_FIELDS} fields with distinct keys, in display order` });
 
-export const V1Form = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1Form = teamRecord(
+  'V1Form',
+  {
     name: z.string(),
     description: z.string().nullable(),
     fields: z.array(V1FormField),
     isActive: z.boolean().openapi({ description: 'An inactive form refuses new submissions (409)' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1Form', {
-    description:
-      'A marketing form (sign-up, enquiry, event interest) with typed fields. Changing the fields never changes earlier submissions: each keeps a `fieldSnapshot`.',
-  });
+  },
+  'A marketing form (sign-up, enquiry, event interest) with typed fields. Changing the fields never changes earlier submissions: each keeps a `fieldSnapshot`.',
+);
 export type V1Form = z.infer<typeof V1Form>;
 
 export const V1FormCreate = z

@@ -1,24 +1,18 @@
 import { z } from '../zod.js';
 import { Int4, LineText, NameText } from './bounds.js';
-import { Timestamp, Uuid } from './common.js';
+import { allOptional, teamRecord } from './team-record.js';
 
-export const V1Location = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
-    name: z.string(),
-    address: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    zip: z.string().nullable(),
-    phone: z.string().nullable(),
-    timezone: z.string().nullable(),
-    isActive: z.boolean(),
-    sortOrder: z.number().int().nullable(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1Location');
+export const V1Location = teamRecord('V1Location', {
+  name: z.string(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  phone: z.string().nullable(),
+  timezone: z.string().nullable(),
+  isActive: z.boolean(),
+  sortOrder: z.number().int().nullable(),
+});
 export type V1Location = z.infer<typeof V1Location>;
 
 const locationFields = {
@@ -36,7 +30,5 @@ const locationFields = {
 export const V1LocationCreate = z.strictObject(locationFields).openapi('V1LocationCreate');
 export type V1LocationCreate = z.input<typeof V1LocationCreate>;
 
-export const V1LocationUpdate = z
-  .strictObject({ ...locationFields, name: locationFields.name.optional() })
-  .openapi('V1LocationUpdate');
+export const V1LocationUpdate = z.strictObject(allOptional(locationFields)).openapi('V1LocationUpdate');
 export type V1LocationUpdate = z.input<typeof V1LocationUpdate>;

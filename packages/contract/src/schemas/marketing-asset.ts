@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { Timestamp, Uuid } from './common.js';
 import { hasOneImageSource, imageUploadFields } from './image-upload.js';
+import { teamRecord } from './team-record.js';
 
 export const V1MarketingAsset = z
   .object({
@@ -38,16 +39,10 @@ export const V1MarketingAssetUpdate = z
   .openapi('V1MarketingAssetUpdate', { description: 'Rename or move; the bytes never change (upload a new asset)' });
 export type V1MarketingAssetUpdate = z.input<typeof V1MarketingAssetUpdate>;
 
-export const V1AssetFolder = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
-    name: z.string(),
-    parentId: Uuid.nullable().openapi({ description: 'The enclosing folder; null at the top level' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1AssetFolder');
+export const V1AssetFolder = teamRecord('V1AssetFolder', {
+  name: z.string(),
+  parentId: Uuid.nullable().openapi({ description: 'The enclosing folder; null at the top level' }),
+});
 export type V1AssetFolder = z.infer<typeof V1AssetFolder>;
 
 export const V1AssetFolderCreate = z

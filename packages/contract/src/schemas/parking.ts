@@ -1,20 +1,15 @@
 import { z } from '../zod.js';
 import { IndexedText, Int4, LongText, NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
+import { allOptional, teamRecord } from './team-record.js';
 
-export const V1ParkingZone = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
-    locationId: Uuid.nullable(),
-    name: z.string(),
-    description: z.string().nullable(),
-    capacity: z.number().int().nullable().openapi({ description: 'Cars the zone holds; null when not counted' }),
-    isActive: z.boolean(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1ParkingZone');
+export const V1ParkingZone = teamRecord('V1ParkingZone', {
+  locationId: Uuid.nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  capacity: z.number().int().nullable().openapi({ description: 'Cars the zone holds; null when not counted' }),
+  isActive: z.boolean(),
+});
 export type V1ParkingZone = z.infer<typeof V1ParkingZone>;
 
 const zoneFields = {
@@ -25,22 +20,14 @@ const zoneFields = {
   isActive: z.boolean().optional(),
 };
 export const V1ParkingZoneCreate = z.strictObject(zoneFields).openapi('V1ParkingZoneCreate');
-export const V1ParkingZoneUpdate = z
-  .strictObject({ ...zoneFields, name: zoneFields.name.optional() })
-  .openapi('V1ParkingZoneUpdate');
+export const V1ParkingZoneUpdate = z.strictObject(allOptional(zoneFields)).openapi('V1ParkingZoneUpdate');
 
-export const V1ParkingSpot = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
-    parkingZoneId: Uuid,
-    name: z.string().openapi({ description: 'The label staff use, e.g. `A-12`' }),
-    isActive: z.boolean(),
-    carId: Uuid.nullable().openapi({ description: 'The car parked in the spot now, if any' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1ParkingSpot');
+export const V1ParkingSpot = teamRecord('V1ParkingSpot', {
+  parkingZoneId: Uuid,
+  name: z.string().openapi({ description: 'The label staff use, e.g. `A-12`' }),
+  isActive: z.boolean(),
+  carId: Uuid.nullable().openapi({ description: 'The car parked in the spot now, if any' }),
+});
 export type V1ParkingSpot = z.infer<typeof V1ParkingSpot>;
 
 export const V1ParkingSpotCreate = z
@@ -58,18 +45,16 @@ export const V1ParkingSpotUpdate = z
   })
   .openapi('V1ParkingSpotUpdate');
 
-export const V1ParkingAssignment = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1ParkingAssignment = teamRecord(
+  'V1ParkingAssignment',
+  {
     carId: Uuid,
     parkingSpotId: Uuid.nullable(),
     parkingZoneId: Uuid,
     carEventId: Uuid.nullable().openapi({ description: 'The car event that started it' }),
     startedAt: Timestamp,
     endedAt: Timestamp.nullable().openapi({ description: 'Null while the car is still there' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1ParkingAssignment', { description: 'A stay of a car in a spot or zone; written by car events' });
+  },
+  'A stay of a car in a spot or zone; written by car events',
+);
 export type V1ParkingAssignment = z.infer<typeof V1ParkingAssignment>;

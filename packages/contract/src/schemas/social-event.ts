@@ -1,12 +1,12 @@
 import { z } from '../zod.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
+import { allOptional, teamRecord } from './team-record.js';
 
 export const SocialEventStatus = z.enum(['scheduled', 'cancelled']).openapi('SocialEventStatus');
 
-export const V1SocialEvent = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1SocialEvent = teamRecord(
+  'V1SocialEvent',
+  {
     name: z.string(),
     description: z.string().nullable(),
     startsAt: Timestamp,
@@ -15,13 +15,9 @@ export const V1SocialEvent = z
     venue: z.string().nullable().openapi({ description: 'Free-text place, for events held elsewhere' }),
     capacity: z.number().int().nullable().openapi({ description: 'Planned head count; informational' }),
     status: SocialEventStatus,
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1SocialEvent', {
-    description:
-      'A customer event the facility hosts (cars and coffee, a season opening), with RSVP options, invites and RSVPs',
-  });
+  },
+  'A customer event the facility hosts (cars and coffee, a season opening), with RSVP options, invites and RSVPs',
+);
 export type V1SocialEvent = z.infer<typeof V1SocialEvent>;
 
 const eventFields = {
@@ -45,27 +41,24 @@ export type V1SocialEventCreate = z.input<typeof V1SocialEventCreate>;
 
 export const V1SocialEventUpdate = z
   .strictObject({
-    ...eventFields,
-    name: eventFields.name.optional(),
+    ...allOptional(eventFields),
     startsAt: TimestampWithOffset.optional(),
     status: SocialEventStatus.optional().openapi({ description: '`cancelled` keeps the event and its RSVPs' }),
   })
   .openapi('V1SocialEventUpdate');
 export type V1SocialEventUpdate = z.input<typeof V1SocialEventUpdate>;
 
-export const V1RsvpOption = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1RsvpOption = teamRecord(
+  'V1RsvpOption',
+  {
     eventId: Uuid,
     label: z.string(),
     description: z.string().nullable(),
     attending: z.boolean().openapi({ description: 'Whether choosing it means coming (“Yes”, “Yes + guest”) or not' }),
     sortOrder: z.number().int(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1RsvpOption', { description: 'One answer a guest can give, e.g. “Attending”, “Declined”' });
+  },
+  'One answer a guest can give, e.g. “Attending”, “Declined”',
+);
 export type V1RsvpOption = z.infer<typeof V1RsvpOption>;
 
 const optionFields = {
@@ -76,25 +69,19 @@ const optionFields = {
 };
 export const V1RsvpOptionCreate = z.strictObject(optionFields).openapi('V1RsvpOptionCreate');
 export type V1RsvpOptionCreate = z.input<typeof V1RsvpOptionCreate>;
-export const V1RsvpOptionUpdate = z
-  .strictObject({ ...optionFields, label: optionFields.label.optional() })
-  .openapi('V1RsvpOptionUpdate');
+export const V1RsvpOptionUpdate = z.strictObject(allOptional(optionFields)).openapi('V1RsvpOptionUpdate');
 export type V1RsvpOptionUpdate = z.input<typeof V1RsvpOptionUpdate>;
 
-export const V1SocialEventInvite = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1SocialEventInvite = teamRecord(
+  'V1SocialEventInvite',
+  {
     eventId: Uuid,
     customerId: Uuid.openapi({ description: 'The invited customer; for a contact, the contact’s customer' }),
     contactId: Uuid.nullable().openapi({ description: 'Set when a contact (not the customer) is invited' }),
     note: z.string().nullable(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1SocialEventInvite', {
-    description: 'A record that a customer or contact is invited. It sends nothing by itself.',
-  });
+  },
+  'A record that a customer or contact is invited. It sends nothing by itself.',
+);
 export type V1SocialEventInvite = z.infer<typeof V1SocialEventInvite>;
 
 export const V1SocialEventInviteCreate = z
@@ -110,10 +97,9 @@ export const V1SocialEventInviteCreate = z
   .openapi('V1SocialEventInviteCreate');
 export type V1SocialEventInviteCreate = z.input<typeof V1SocialEventInviteCreate>;
 
-export const V1SocialEventRsvp = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1SocialEventRsvp = teamRecord(
+  'V1SocialEventRsvp',
+  {
     eventId: Uuid,
     rsvpOptionId: Uuid,
     inviteId: Uuid.nullable(),
@@ -124,12 +110,9 @@ export const V1SocialEventRsvp = z
     guestCount: z.number().int().openapi({ description: 'People this answer covers, the respondent included' }),
     note: z.string().nullable(),
     respondedAt: Timestamp,
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1SocialEventRsvp', {
-    description: 'A guest’s answer: one of the event’s RSVP options. At most one RSVP per invite.',
-  });
+  },
+  'A guest’s answer: one of the event’s RSVP options. At most one RSVP per invite.',
+);
 export type V1SocialEventRsvp = z.infer<typeof V1SocialEventRsvp>;
 
 export const V1SocialEventRsvpCreate = z

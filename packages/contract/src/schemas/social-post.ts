@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 import { HttpsUrl, MediaUrl } from './media-url.js';
+import { allOptional, teamRecord } from './team-record.js';
 
 export const SOCIAL_NETWORKS = [
   'facebook',
@@ -15,22 +16,17 @@ export const SOCIAL_NETWORKS = [
 ] as const;
 export const SocialNetwork = z.enum(SOCIAL_NETWORKS).openapi('SocialNetwork');
 
-export const V1SocialAccount = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
+export const V1SocialAccount = teamRecord(
+  'V1SocialAccount',
+  {
     network: SocialNetwork,
     handle: z.string().openapi({ description: 'The account’s name on the network, without a leading @' }),
     displayName: z.string().nullable(),
     profileUrl: z.string().nullable(),
     isActive: z.boolean().openapi({ description: 'An inactive account refuses new posts and publishing' }),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1SocialAccount', {
-    description:
-      'A social account the team posts to. Connecting records the account: the server holds no network credentials and runs no OAuth flow; publishing goes through the configured social provider.',
-  });
+  },
+  'A social account the team posts to. Connecting records the account: the server holds no network credentials and runs no OAuth flow; publishing goes through the configured social provider.',
+);
 export type V1SocialAccount = z.infer<typeof V1SocialAccount>;
 
 const accountFields = {
@@ -46,13 +42,7 @@ const accountFields = {
 };
 export const V1SocialAccountCreate = z.strictObject(accountFields).openapi('V1SocialAccountCreate');
 export type V1SocialAccountCreate = z.input<typeof V1SocialAccountCreate>;
-export const V1SocialAccountUpdate = z
-  .strictObject({
-    ...accountFields,
-    network: accountFields.network.optional(),
-    handle: accountFields.handle.optional(),
-  })
-  .openapi('V1SocialAccountUpdate');
+export const V1SocialAccountUpdate = z.strictObject(allOptional(accountFields)).openapi('V1SocialAccountUpdate');
 export type V1SocialAccountUpdate = z.input<typeof V1SocialAccountUpdate>;
 
 export const SocialPostStatus = z.enum(['draft', 'scheduled', 'published', 'failed']).openapi('SocialPostStatus', {
@@ -60,24 +50,18 @@ export const SocialPostStatus = z.enum(['draft', 'scheduled', 'published', 'fail
     '`draft` and `scheduled` are set by the caller; `published` and `failed` by `POST /marketing/social-posts/{postId}/publish`.',
 });
 
-export const V1SocialPost = z
-  .object({
-    id: Uuid,
-    teamId: z.string(),
-    socialAccountId: Uuid,
-    network: SocialNetwork.openapi({ description: 'The account’s network, copied for calendars and filters' }),
-    body: z.string(),
-    mediaUrls: z.array(z.string()),
-    scheduledAt: Timestamp.nullable(),
-    status: SocialPostStatus,
-    provider: z.string().nullable().openapi({ description: 'The provider of the last publish attempt, e.g. `outbox`' }),
-    providerPostId: z.string().nullable(),
-    error: z.string().nullable().openapi({ description: 'Why the last publish attempt failed' }),
-    publishedAt: Timestamp.nullable(),
-    createdAt: Timestamp.nullable(),
-    updatedAt: Timestamp.nullable(),
-  })
-  .openapi('V1SocialPost');
+export const V1SocialPost = teamRecord('V1SocialPost', {
+  socialAccountId: Uuid,
+  network: SocialNetwork.openapi({ description: 'The account’s network, copied for calendars and filters' }),
+  body: z.string(),
+  mediaUrls: z.array(z.string()),
+  scheduledAt: Timestamp.nullable(),
+  status: SocialPostStatus,
+  provider: z.string().nullable().openapi({ description: 'The provider of the last publish attempt, e.g. `outbox`' }),
+  providerPostId: z.string().nullable(),
+  error: z.string().nullable().openapi({ description: 'Why the last publish attempt failed' }),
+  publishedAt: Timestamp.nullable(),
+});
 export type V1SocialPost = z.infer<typeof V1SocialPost>;
 
 const postFields = {
@@ -101,6 +85,6 @@ export const V1SocialPostCreate = z
 export type V1SocialPostCreate = z.input<typeof V1SocialPostCreate>;
 
 export const V1SocialPostUpdate = z
-  .strictObject({ socialAccountId: Uuid.optional(), ...postFields, body: postFields.body.optional() })
+  .strictObject({ socialAccountId: Uuid.optional(), ...allOptional(postFields) })
   .openapi('V1SocialPostUpdate', { description: 'A published post cannot be edited (409)' });
 export type V1SocialPostUpdate = z.input<typeof V1SocialPostUpdate>;

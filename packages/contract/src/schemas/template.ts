@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import { Timestamp, Uuid } from './common.js';
 import { CommunicationChannel } from './communication.js';
+import { allOptional } from './team-record.js';
 
 /** What `{{name}}` may say in a template; each is filled from the recipient customer. */
 export const TEMPLATE_VARIABLES = ['firstName', 'lastName', 'fullName', 'companyName', 'email', 'phone'] as const;
@@ -88,7 +89,7 @@ export const V1TemplateCreate = z
   });
 
 export const V1TemplateUpdate = z
-  .strictObject({ ...templateFields, name: templateFields.name.optional(), channel: CommunicationChannel.optional() })
+  .strictObject({ ...allOptional(templateFields), channel: CommunicationChannel.optional() })
   .superRefine((b, ctx) => checkTemplateFields({ subject: b.subject, body: b.body, htmlBody: b.htmlBody }, ctx))
   .openapi('V1TemplateUpdate', {
     description: 'The channel rules are checked against the template as it would be saved',

@@ -1,52 +1,15 @@
-import type { V1Campaign, V1CampaignAudience, V1CampaignContentStep, V1CampaignSend, V1Template } from '@vsf/contract';
+import { V1Campaign, V1CampaignAudience, V1CampaignContentStep, V1CampaignSend, V1Template } from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
 
-export const templatesTable = new TeamScopedTable<V1Template>(
-  'templates',
-  ['id', 'teamId', 'name', 'channel', 'subject', 'body', 'htmlBody', 'variables', 'isActive', 'createdAt', 'updatedAt'],
-  { variables: 'json' },
-);
+export const templatesTable = TeamScopedTable.of<V1Template>('templates', V1Template);
 
-export const campaignsTable = new TeamScopedTable<V1Campaign>('campaigns', [
-  'id',
-  'teamId',
-  'name',
-  'description',
-  'status',
-  'startsAt',
-  'endsAt',
-  'createdAt',
-  'updatedAt',
-]);
+export const campaignsTable = TeamScopedTable.of<V1Campaign>('campaigns', V1Campaign);
 
-export const audiencesTable = new TeamScopedTable<V1CampaignAudience>(
-  'campaign_audiences',
-  ['id', 'teamId', 'campaignId', 'name', 'filter', 'createdAt', 'updatedAt'],
-  { filter: 'json' },
-);
+export const audiencesTable = TeamScopedTable.of<V1CampaignAudience>('campaign_audiences', V1CampaignAudience);
 
-export const contentStepsTable = new TeamScopedTable<V1CampaignContentStep>(
+export const contentStepsTable = TeamScopedTable.of<V1CampaignContentStep>(
   'campaign_content_steps',
-  ['id', 'campaignId', 'type', 'name', 'order', 'scheduledAt', 'templateId', 'content', 'createdAt', 'updatedAt'],
-  { content: 'json', order: 'number' },
+  V1CampaignContentStep,
 );
 
-export const campaignSendsTable = new TeamScopedTable<V1CampaignSend>(
-  'campaign_sends',
-  [
-    'id',
-    'teamId',
-    'campaignId',
-    'contentStepId',
-    'audienceId',
-    'channel',
-    'status',
-    'recipientCount',
-    'sentCount',
-    'failedCount',
-    'skippedCount',
-    'createdAt',
-    'updatedAt',
-  ],
-  { recipientCount: 'number', sentCount: 'number', failedCount: 'number', skippedCount: 'number' },
-);
+export const campaignSendsTable = TeamScopedTable.of<V1CampaignSend>('campaign_sends', V1CampaignSend);

@@ -1,41 +1,9 @@
-import type { V1CommunicationMessage, V1CommunicationThread } from '@vsf/contract';
+import { V1CommunicationMessage, V1CommunicationThread } from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
 
-export const threadsTable = new TeamScopedTable<V1CommunicationThread>('communication_threads', [
-  'id',
-  'teamId',
-  'customerId',
-  'channel',
-  'subject',
-  'lastMessageAt',
-  'createdAt',
-  'updatedAt',
-]);
+export const threadsTable = TeamScopedTable.of<V1CommunicationThread>('communication_threads', V1CommunicationThread);
 
-export const messagesTable = new TeamScopedTable<V1CommunicationMessage>(
+export const messagesTable = TeamScopedTable.of<V1CommunicationMessage>(
   'communication_messages',
-  [
-    'id',
-    'teamId',
-    'threadId',
-    'customerId',
-    'channel',
-    'direction',
-    'from',
-    'to',
-    'body',
-    'subject',
-    'htmlBody',
-    'textBody',
-    'mediaUrls',
-    'status',
-    'provider',
-    'providerMessageSid',
-    'error',
-    'campaignSendId',
-    'sentAt',
-    'createdAt',
-    'updatedAt',
-  ],
-  { mediaUrls: 'json' },
+  V1CommunicationMessage,
 );

@@ -1,4 +1,4 @@
-import type {
+import {
   V1Appointment,
   V1AppointmentType,
   V1CarEvent,
@@ -8,50 +8,16 @@ import type {
 } from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
 
-export const parkingZonesTable = new TeamScopedTable<V1ParkingZone>(
-  'parking_zones',
-  ['id', 'teamId', 'locationId', 'name', 'description', 'capacity', 'isActive', 'createdAt', 'updatedAt'],
-  { capacity: 'number' },
+export const parkingZonesTable = TeamScopedTable.of<V1ParkingZone>('parking_zones', V1ParkingZone);
+
+export const parkingSpotsTable = TeamScopedTable.of<V1ParkingSpot>('parking_spots', V1ParkingSpot);
+
+export const parkingAssignmentsTable = TeamScopedTable.of<V1ParkingAssignment>(
+  'parking_assignments',
+  V1ParkingAssignment,
 );
 
-export const parkingSpotsTable = new TeamScopedTable<V1ParkingSpot>('parking_spots', [
-  'id',
-  'teamId',
-  'parkingZoneId',
-  'name',
-  'isActive',
-  'carId',
-  'createdAt',
-  'updatedAt',
-]);
-
-export const parkingAssignmentsTable = new TeamScopedTable<V1ParkingAssignment>('parking_assignments', [
-  'id',
-  'teamId',
-  'carId',
-  'parkingSpotId',
-  'parkingZoneId',
-  'carEventId',
-  'startedAt',
-  'endedAt',
-  'createdAt',
-  'updatedAt',
-]);
-
-export const carEventsTable = new TeamScopedTable<V1CarEvent>('car_events', [
-  'id',
-  'teamId',
-  'carId',
-  'activityType',
-  'eventTypeId',
-  'parkingSpotId',
-  'parkingZoneId',
-  'notes',
-  'occurredAt',
-  'sessionId',
-  'createdAt',
-  'updatedAt',
-]);
+export const carEventsTable = TeamScopedTable.of<V1CarEvent>('car_events', V1CarEvent);
 
 /** Stored bytes' metadata; `url` is derived, the bytes live in the blob store. */
 export interface MediaRow {
@@ -67,7 +33,7 @@ export interface MediaRow {
   createdAt: string;
   updatedAt: string;
 }
-export const mediaTable = new TeamScopedTable<MediaRow>(
+export const mediaTable = TeamScopedTable.ofRow<MediaRow>(
   'media',
   [
     'id',
@@ -82,29 +48,9 @@ export const mediaTable = new TeamScopedTable<MediaRow>(
     'createdAt',
     'updatedAt',
   ],
-  { sizeBytes: 'number' },
+  { sizeBytes: 'integer' },
 );
 
-export const appointmentTypesTable = new TeamScopedTable<V1AppointmentType>(
-  'appointment_types',
-  ['id', 'teamId', 'name', 'eventTypeId', 'durationMinutes', 'isActive', 'createdAt', 'updatedAt'],
-  { durationMinutes: 'number' },
-);
+export const appointmentTypesTable = TeamScopedTable.of<V1AppointmentType>('appointment_types', V1AppointmentType);
 
-export const appointmentsTable = new TeamScopedTable<V1Appointment>('appointments', [
-  'id',
-  'teamId',
-  'eventTypeId',
-  'eventType',
-  'appointmentTypeId',
-  'carId',
-  'customerId',
-  'startAt',
-  'endAt',
-  'status',
-  'notes',
-  'sessionId',
-  'cancelledAt',
-  'createdAt',
-  'updatedAt',
-]);
+export const appointmentsTable = TeamScopedTable.of<V1Appointment>('appointments', V1Appointment);

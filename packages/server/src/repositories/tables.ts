@@ -1,108 +1,23 @@
-import type { V1Car, V1Contact, V1Customer, V1EventType, V1Location } from '@vsf/contract';
+import { V1Car, V1Contact, V1Customer, type V1EventType, V1Location } from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
 
-export const carsTable = new TeamScopedTable<V1Car>(
-  'cars',
-  [
-    'id',
-    'teamId',
-    'customerId',
-    'locationId',
-    'vin',
-    'stockNumber',
-    'year',
-    'make',
-    'model',
-    'trim',
-    'color',
-    'licensePlate',
-    'licensePlateState',
-    'mileage',
-    'mileageUnits',
-    'parkingSpot',
-    'parkingSpotId',
-    'parkingZoneId',
-    'vendorId',
-    'isForSale',
-    'declaredValueCents',
-    'createdAt',
-    'updatedAt',
-  ],
-  { declaredValueCents: 'number', mileage: 'number', year: 'number' },
-);
+export const carsTable = TeamScopedTable.of<V1Car>('cars', V1Car);
 
-export const customersTable = new TeamScopedTable<V1Customer>('customers', [
-  'id',
-  'teamId',
-  'userId',
-  'locationId',
-  'firstName',
-  'lastName',
-  'companyName',
-  'email',
-  'phone',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-  'isActive',
-  'deletedAt',
-  'createdAt',
-  'updatedAt',
-]);
+export const customersTable = TeamScopedTable.of<V1Customer>('customers', V1Customer);
 
-export const contactsTable = new TeamScopedTable<V1Contact>(
-  'contacts',
-  [
-    'id',
-    'customerId',
-    'firstName',
-    'lastName',
-    'email',
-    'phone',
-    'role',
-    'roleDescription',
-    'isPrimary',
-    'canAccessPortal',
-    'communicationPreferences',
-    'createdAt',
-    'updatedAt',
-  ],
-  { communicationPreferences: 'json' },
-);
+export const contactsTable = TeamScopedTable.of<V1Contact>('contacts', V1Contact);
 
-export const locationsTable = new TeamScopedTable<V1Location>('locations', [
-  'id',
-  'teamId',
-  'name',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'phone',
-  'timezone',
-  'isActive',
-  'sortOrder',
-  'createdAt',
-  'updatedAt',
-]);
+export const locationsTable = TeamScopedTable.of<V1Location>('locations', V1Location);
 
 /** Event types keep `config.requiresParkingSpot` in its own column. */
 export interface EventTypeRow extends Omit<V1EventType, 'config'> {
   requiresParkingSpot: boolean;
 }
-export const eventTypesTable = new TeamScopedTable<EventTypeRow>('event_types', [
-  'id',
-  'teamId',
-  'value',
-  'name',
-  'scope',
-  'requiresParkingSpot',
-  'isDefault',
-  'createdAt',
-  'updatedAt',
-]);
+export const eventTypesTable = TeamScopedTable.ofRow<EventTypeRow>(
+  'event_types',
+  ['id', 'teamId', 'value', 'name', 'scope', 'requiresParkingSpot', 'isDefault', 'createdAt', 'updatedAt'],
+  { requiresParkingSpot: 'boolean', isDefault: 'boolean' },
+);
 
 export function toEventType({ requiresParkingSpot, ...rest }: EventTypeRow): V1EventType {
   return { ...rest, config: { requiresParkingSpot } };

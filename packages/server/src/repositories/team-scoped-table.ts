@@ -1,3 +1,4 @@
+import { type ColumnKind, type RecordColumn, recordColumns, snakeCase } from '@vsf/contract';
 import type { Knex } from 'knex';
 
 export type Executor = Knex | Knex.Transaction;
@@ -19,7 +20,15 @@ export type Changes<R> = { [K in keyof R]?: R[K] | undefined };
 
 type FieldKind = 'plain' | 'timestamp' | 'number' | 'json';
 
-const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** What a column's value needs between the driver and the API: ISO strings, numbers, JSON text. */
+const fieldKind = (kind: ColumnKind): FieldKind =>
+  kind === 'timestamp'
+    ? 'timestamp'
+    : kind === 'integer' || kind === 'number'
+      ? 'number'
+      : kind === 'json'
+        ? 'json'
+        : 'plain';
 
 /**
  * One team-owned table. Every method takes the team id and every query it builds is filtered by it,
@@ -30,14 +39,35 @@ export class TeamScopedTable<R extends { id: string }> {
 
   constructor(
     readonly table: string,
-    fields: readonly (keyof R & string)[],
-    kinds: Partial<Record<keyof R & string, FieldKind>> = {},
+    /** The columns the table reads and writes; a test checks the migrations create each of them. */
+    readonly columns: readonly RecordColumn[],
   ) {
-    this.kinds = fields.map((f) => [f, snake(f), kinds[f] ?? (f.endsWith('At') ? 'timestamp' : 'plain')]);
+    this.kinds = columns.map((c) => [c.field, c.column, fieldKind(c.kind)]);
+  }
+
+  /** The table of an API record: its columns are the record schema's (recordColumns). */
+  static of<R extends { id: string }>(table: string, record: Parameters<typeof recordColumns>[0]): TeamScopedTable<R> {
+    return new TeamScopedTable<R>(table, recordColumns(record));
+  }
+
+  /**
+   * The table of a storage row that is not an API record (media bytes' metadata, a record stored in
+   * other columns): its fields, text unless `kinds` says otherwise (`…At` fields are timestamps).
+   */
+  static ofRow<R extends { id: string }>(
+    table: string,
+    fields: readonly (keyof R & string)[],
+    kinds: Partial<Record<keyof R & string, ColumnKind>> = {},
+  ): TeamScopedTable<R> {
+    const kindOf = (f: keyof R & string): ColumnKind => kinds[f] ?? (f.endsWith('At') ? 'timestamp' : 'text');
+    return new TeamScopedTable<R>(
+      table,
+      fields.map((field) => ({ field, column: snakeCase(field), kind: kindOf(field) })),
+    );
   }
 
   column(field: keyof R & string): string {
-    return `${this.table}.${snake(field)}`;
+    return `${this.table}.${snakeCase(field)}`;
   }
 
   hasField(field: string): boolean {
