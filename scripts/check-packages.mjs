@@ -13,6 +13,7 @@
 // TypeScript program importing every export typechecks and runs as ESM and CommonJS on Node, Bun and Deno
 // (scripts/smoke-installed-packages.mjs). Last, `import { VsfClient } from '@vsf/sdk'` bundled by esbuild must
 // stay under its size target without zod or contract schemas (scripts/measure-sdk.mjs --check).
+// First of all, the workspace's packages must depend downwards only (scripts/workspace-graph.mjs).
 // `--skip-build` reuses existing dist/ folders. Exits 1 listing every problem.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { smokeInstalledPackages } from './smoke-installed-packages.mjs';
+import { readWorkspace, workspaceGraphProblems } from './workspace-graph.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const skipBuild = process.argv.includes('--skip-build');
@@ -62,6 +64,7 @@ const publishable = readdirSync(join(root, 'packages'))
 
 const problems = [];
 const fail = (name, message) => problems.push(`${name}: ${message}`);
+for (const problem of workspaceGraphProblems(readWorkspace(root))) fail('workspace', problem);
 
 /** Every file path a manifest makes reachable: exports (all conditions), main, module, types, bin. */
 function manifestTargets(manifest) {

@@ -8,9 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
-const DATABASE_PROJECTS = ['server', 'sync'];
-/** CLI suites whose server side must hold on both engines too (the offline queue's exactly-once delivery). */
-const DATABASE_CLI_SUITES = ['packages/cli/test/offline-queue.test.ts'];
+const DATABASE_PROJECTS = ['server'];
+/**
+ * Suites of the tests package whose server side must hold on both engines too: the mirrors, the offline
+ * queue's exactly-once delivery, the admin page.
+ */
+const DATABASE_TEST_SUITES = ['tests/sync/', 'tests/cli/offline-queue.test.ts', 'tests/browser/admin-page.test.ts'];
 const stress = process.argv.includes('--stress');
 const args = process.argv.slice(2).filter((a) => a !== '--stress');
 /** The suites with a longer variant under VSF_STRESS (see the README's reliability table). */
@@ -21,8 +24,8 @@ const STRESS_SUITES = [
   'packages/server/test/load.test.ts',
   'packages/server/test/graceful-shutdown.test.ts',
   'packages/server/test/parking-concurrency.test.ts',
-  'packages/sync/test/chaos-sync.test.ts',
-  'packages/cli/test/sync-crash-resume.test.ts',
+  'tests/sync/chaos-sync.test.ts',
+  'tests/cli/sync-crash-resume.test.ts',
 ];
 const isCi = process.env.CI === 'true' || process.env.CI === '1';
 
@@ -88,9 +91,13 @@ if (await reachable(databaseUrl)) {
     TEST_DATABASE_URL: databaseUrl,
   });
   if (args.length === 0)
-    exec(`CLI suites on PostgreSQL (${shownDatabaseUrl})`, [...vitest, '--project', 'cli', ...DATABASE_CLI_SUITES], {
-      TEST_DATABASE_URL: databaseUrl,
-    });
+    exec(
+      `cross-package suites on PostgreSQL (${shownDatabaseUrl})`,
+      [...vitest, '--project', 'tests', ...DATABASE_TEST_SUITES],
+      {
+        TEST_DATABASE_URL: databaseUrl,
+      },
+    );
 } else if (isCi || process.env.TEST_DATABASE_URL) {
   console.error(`✖ PostgreSQL is not reachable at ${databaseUrl}; the PostgreSQL pass cannot run`);
   process.exit(1);

@@ -3,8 +3,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'cli',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/build-vsf.ts'],
+    include: ['src/**/*.test.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },

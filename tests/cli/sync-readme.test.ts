@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** The `vsf …` lines of the sh blocks in the README's sync walkthrough, comments removed. */
 function walkthroughCommands(): string[][] {
-  const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+  const readme = readFileSync(join(import.meta.dirname, '../../packages/cli/README.md'), 'utf8');
   const section = readme.slice(readme.search(/\*\*\d+\. Sync\*\*/), readme.indexOf('## Conventions'));
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
   return blocks

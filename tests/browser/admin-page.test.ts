@@ -5,7 +5,13 @@ import { AuthenticationError, PermissionDeniedError, VsfClient } from '@vsf/sdk'
 import { startTestServer, type TestServer } from '@vsf/server/testing';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, type BrowserSession, openBrowser, SKIP_BROWSER, warnIfSkipped } from './chromium.js';
+import {
+  ARTIFACTS,
+  type BrowserSession,
+  openBrowser,
+  SKIP_BROWSER,
+  warnIfSkipped,
+} from '../../packages/server/test/browser/chromium.js';
 
 // The admin page driven in a real Chromium, end to end with the SDK: what an admin does in the page is
 // checked by what an integration using the key then gets from the API.

@@ -270,7 +270,9 @@ describe('vsf dropoff, photos and pickup', () => {
 
 describe('README commands not covered above', () => {
   it('prints its version, the package’s, for bug reports', async () => {
-    const version = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')).version;
+    const version = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../packages/cli/package.json'), 'utf8'),
+    ).version;
     for (const flag of ['--version', '-V'])
       expect(await vsf([flag])).toMatchObject({ code: 0, stdout: `${version}\n` });
   });

@@ -1,6 +1,4 @@
 import { ALL_SCOPES, apiEndpoints, type EndpointDefinition } from '@vsf/contract';
-import { startTestServer, type TestServer } from '@vsf/server/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
@@ -8,7 +6,9 @@ import {
   PermissionDeniedError,
   VsfAdminClient,
   VsfClient,
-} from '../src/index.js';
+} from '@vsf/sdk';
+import { startTestServer, type TestServer } from '@vsf/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let server: TestServer;
 let client: VsfClient;

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { ALL_SCOPES } from '@vsf/contract';
 import { VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
+import { openSink, sdkPageSource, selectResources, sync, verify } from '@vsf/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSink, sdkPageSource, selectResources, sync, verify } from '../src/index.js';
-import { startChaosProxy } from './support/chaos-proxy.js';
+import { startChaosProxy } from '../support/chaos-proxy.js';
 
 // The run-wide retry budget against a real server behind the chaos proxy: a scripted blip is ridden
 // out and counted, a server that keeps failing stops the run at once, and one that is not there at

@@ -13,7 +13,7 @@ export default async function setup(project: TestProject): Promise<void> {
   mkdirSync(BUILT_VSF_DIR, { recursive: true });
   const outfile = join(BUILT_VSF_DIR, 'vsf.mjs');
   await build({
-    entryPoints: [join(import.meta.dirname, '../../src/bin/vsf.ts')],
+    entryPoints: [join(import.meta.dirname, '../../../packages/cli/src/bin/vsf.ts')],
     outfile,
     bundle: true,
     platform: 'node',

@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { ALL_SCOPES } from '@vsf/contract';
 import { VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
-import knex from 'knex';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   openSink,
   type PageSource,
@@ -16,7 +14,9 @@ import {
   selectResources,
   sync,
   verify,
-} from '../src/index.js';
+} from '@vsf/sync';
+import knex from 'knex';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 let server: TestServer;
 let client: VsfClient;

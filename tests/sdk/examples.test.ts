@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '@vsf/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const root = join(import.meta.dirname, '../../..');
+const root = join(import.meta.dirname, '../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
 
 let server: TestServer;

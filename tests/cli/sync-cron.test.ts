@@ -6,7 +6,7 @@ import { ALL_SCOPES } from '@vsf/contract';
 import { VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChaosProxy } from '../../sync/test/support/chaos-proxy.js';
+import { startChaosProxy } from '../support/chaos-proxy.js';
 import { runVsf } from './support/run-vsf.js';
 
 // `vsf sync` as cron runs it: through a short outage, against a server that is down, with bad flags,

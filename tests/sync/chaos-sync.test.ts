@@ -6,9 +6,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { ALL_SCOPES } from '@vsf/contract';
 import { VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
+import { openSink, type Sink, type SyncResult, sdkPageSource, selectResources, sync } from '@vsf/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSink, type Sink, type SyncResult, sdkPageSource, selectResources, sync } from '../src/index.js';
-import { type ChaosProxy, seededRandom, startChaosProxy } from './support/chaos-proxy.js';
+import { type ChaosProxy, seededRandom, startChaosProxy } from '../support/chaos-proxy.js';
 
 // A fault-injecting proxy sits between the sync (through the SDK) and a real server: 5xx and 429 with
 // Retry-After, connection resets before and during responses, delays and stalls, at random but seeded.
