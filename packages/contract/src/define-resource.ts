@@ -12,6 +12,7 @@ import type {
 import type { IdOf, ResourceEndpoints } from './resource-endpoint-types.js';
 import { resourceNames, standardWording } from './resource-wording.js';
 import { DeletedRecord, dataResponse, IdParam, listQueryShape, listResponse } from './schemas/common.js';
+import { binaryUploadQuery } from './schemas/image-upload.js';
 import { readScopes, type ScopeResource, writeScopes } from './scopes.js';
 import { z } from './zod.js';
 
@@ -143,6 +144,7 @@ export function defineResource<
       ),
       ...(list ? { query: z.strictObject({ ...listQueryShape, ...declaration.filters }), paginated: true } : {}),
       ...(body ? { body } : {}),
+      ...(body && options.binaryUpload ? { binaryUpload: { query: binaryUploadQuery(body as z.ZodObject) } } : {}),
     };
   };
 

@@ -78,6 +78,11 @@ export interface EndpointDefinition {
    * field) like an unknown one. The tenant-isolation suites probe each.
    */
   readonly references?: readonly string[];
+  /**
+   * The announced `binary-upload` extension: instead of the JSON body, the image's bytes with an
+   * `image/*` `Content-Type`, the body's other fields in this query. Streamed, 3 MiB at most.
+   */
+  readonly binaryUpload?: { readonly query: z.ZodObject };
   /** Status codes (besides the auth and validation ones every endpoint has) this endpoint can answer. */
   readonly errors?: readonly (404 | 409 | 413 | 415)[];
 }

@@ -20,6 +20,8 @@ export interface OperationOptions {
   readonly scopes?: ScopeRequirement;
   readonly fieldScopes?: readonly FieldScope[];
   readonly references?: readonly string[];
+  /** A create whose body is an image upload also takes the bytes raw (the `binary-upload` extension). */
+  readonly binaryUpload?: boolean;
   /** Statuses besides those `errorStatuses` already derives (a path id's 404 needs no declaration). */
   readonly errors?: readonly (409 | 413 | 415)[];
 }

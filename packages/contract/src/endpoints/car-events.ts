@@ -41,6 +41,7 @@ const photos = defineResource(cars, {
       'One photo per request, as `base64` or as an https `sourceUrl` the server fetches. At most 3 MiB decoded (413). `contentType` must be an image type matching the bytes (JPEG, PNG, GIF, WebP, HEIC/AVIF). `sessionId` must be the session of one of this car’s events.',
     references: ['sessionId'],
     errors: [413],
+    binaryUpload: true,
   },
   list: { summary: 'List a car’s gallery' },
   get: { summary: 'Get one photo of a car (its metadata; the bytes are at its `url`)' },

@@ -36,6 +36,7 @@ const assets = defineResource(marketing, {
     description:
       'The same byte rules and store as car photos: one image per request as `base64` or an https `sourceUrl` the server fetches, at most 3 MiB decoded (413), `contentType` an image type matching the bytes. There is no `sessionId`: assets belong to the marketing library and never appear in a car’s gallery. The bytes are served at `url` (`/api/media/<id>`) to keys with `read:marketing-assets`.',
     errors: [413],
+    binaryUpload: true,
   },
   update: { summary: 'Rename or move a marketing asset' },
   delete: {

@@ -8,6 +8,7 @@ import {
   type FieldScope,
 } from '../endpoint.js';
 import { adminEndpoints, apiEndpoints } from '../endpoints/index.js';
+import { EXTENSIONS_HEADER, SERVER_EXTENSIONS } from '../extensions.js';
 import { ApiError, DEFAULT_PAGE_SIZE } from '../schemas/common.js';
 import { z } from '../zod.js';
 import { type SchemaObject, schemaExample } from './schema-example.js';
@@ -108,6 +109,12 @@ function describeFieldScope(rule: FieldScope): string {
   return `Sending \`${rule.field}\`${when} ${rule.effect}, so it also needs ${scopes.join(' and ')}.`;
 }
 
+function describeBinaryUpload(endpoint: EndpointDefinition): string | undefined {
+  if (!endpoint.binaryUpload) return undefined;
+  const fields = Object.keys(endpoint.binaryUpload.query.shape).map((f) => `\`${f}\``);
+  return `Extension \`binary-upload\` (announced in the \`${EXTENSIONS_HEADER}\` header of every response): the body may instead be the image's bytes with its \`image/*\` type as \`Content-Type\`, and ${fields.join(', ')} in the query. The same rules and limits apply; nothing is base64-encoded.`;
+}
+
 const IdempotencyHeaders = z.object({
   'Idempotency-Key': z.string().min(1).max(255).optional().openapi({
     description:
@@ -118,7 +125,9 @@ const IdempotencyHeaders = z.object({
 
 function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, security: Record<string, string[]>[]) {
   const descriptions = endpoint.surface === 'admin' ? adminErrorResponses : errorResponses;
-  const description = [endpoint.description, describeScopes(endpoint)].filter(Boolean).join('\n\n');
+  const description = [endpoint.description, describeBinaryUpload(endpoint), describeScopes(endpoint)]
+    .filter(Boolean)
+    .join('\n\n');
   const idempotent = acceptsIdempotencyKey(endpoint);
   registry.registerPath({
     operationId: endpoint.operationId,
@@ -133,9 +142,19 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
     request: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
+      // Only with an image body: documented optional, as a JSON request sends these fields in its body.
+      ...(endpoint.binaryUpload ? { query: endpoint.binaryUpload.query.partial() } : {}),
       ...(idempotent ? { headers: IdempotencyHeaders } : {}),
       ...(endpoint.body
-        ? { body: { required: true, content: { 'application/json': { schema: endpoint.body } } } }
+        ? {
+            body: {
+              required: true,
+              content: {
+                'application/json': { schema: endpoint.body },
+                ...(endpoint.binaryUpload ? { 'image/*': { schema: { type: 'string', format: 'binary' } } } : {}),
+              },
+            },
+          }
         : {}),
     },
     responses: {
@@ -205,6 +224,8 @@ function addExamples(document: OpenApiDocument, endpoints: readonly EndpointDefi
     if (!operation) throw new Error(`OpenAPI: ${endpoint.operationId} was not generated`);
     const body = operation.requestBody?.content['application/json'];
     if (body) body.example ??= schemaExample(body.schema, components, undefined, 0, true);
+    const image = operation.requestBody?.content['image/*'];
+    if (image) image.example ??= '(the image’s bytes)';
     for (const [status, response] of Object.entries(operation.responses)) {
       // Bytes have no JSON example; a placeholder string keeps the every-body-has-an-example check whole.
       const bytes = endpoint.response.contentType ? response.content?.[endpoint.response.contentType] : undefined;
@@ -266,6 +287,7 @@ export function buildOpenApiDocument(surface: Exclude<ApiSurface, 'public'> = 'v
     security,
   });
   if (document.components?.schemas) document.components.schemas = sortKeys(document.components.schemas);
+  if (surface === 'v1') Object.assign(document, { 'x-vsf-extensions': [...SERVER_EXTENSIONS] });
   moveNullIntoBranches(document);
   addExamples(document, ordered);
   return document;

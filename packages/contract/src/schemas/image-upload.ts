@@ -22,6 +22,15 @@ export const imageUploadFields = {
 };
 
 /** `.refine(...hasOneImageSource)`: exactly one of `base64` and `sourceUrl`. */
+/**
+ * The query of an image sent as raw bytes (the `binary-upload` extension): the create body's fields, less
+ * the image's (`contentType` is the request's `Content-Type`, the bytes are its body).
+ */
+export function binaryUploadQuery(body: z.ZodObject): z.ZodObject {
+  const { contentType: _type, base64: _base64, sourceUrl: _url, ...fields } = body.shape;
+  return z.strictObject(fields);
+}
+
 export const hasOneImageSource: [
   check: (body: { base64?: string | undefined; sourceUrl?: string | undefined }) => boolean,
   params: { message: string; path: string[] },

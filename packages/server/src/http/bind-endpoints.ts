@@ -14,6 +14,7 @@ import type { Services } from '../services/index.js';
 import { requireFieldScopes } from './field-scopes.js';
 import type { BinaryBody, Handler, HandlerContext } from './handler.js';
 import { jsonSafetyProblems } from './json-safety.js';
+import { imageFingerprintBody, isImageBody, mediaTypeOf, readImageBody } from './read-image-body.js';
 import { readJsonBody } from './read-json-body.js';
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
 import { toValidationDetails } from './zod-issues.js';
@@ -58,8 +59,10 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       if (endpoint.surface === 'admin') {
         await authenticateAdminToken(req, res, options.adminToken, options.rateLimiter);
       }
+      // The `binary-upload` extension: the image's bytes as the body, the other fields in the query.
+      const binary = endpoint.binaryUpload !== undefined && isImageBody(req);
       // Read only now: an unauthenticated or unauthorised caller never makes the server parse a body.
-      if (endpoint.body) req.body = await readJsonBody(req);
+      if (endpoint.body && !binary) req.body = await readJsonBody(req);
 
       const params = endpoint.params ? endpoint.params.safeParse(req.params) : undefined;
       // A malformed id can never name a record: answer as for any unknown id.
@@ -67,16 +70,23 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
 
       const unsafeQuery = jsonSafetyProblems(req.query ?? {});
       if (unsafeQuery.length > 0) throw validationFailed(unsafeQuery);
-      const query = endpoint.query?.safeParse(req.query ?? {});
+      const query = (binary ? endpoint.binaryUpload?.query : endpoint.query)?.safeParse(req.query ?? {});
       if (query && !query.success) throw validationFailed(toValidationDetails(query.error));
-      if (!endpoint.query && Object.keys(req.query ?? {}).length > 0) {
+      if (!query && Object.keys(req.query ?? {}).length > 0) {
         throw validationFailed([
           { path: '', message: `Unknown query parameters: ${Object.keys(req.query).join(', ')}` },
         ]);
       }
 
       let body: unknown;
-      if (endpoint.body) {
+      let fingerprintBody: unknown = req.body;
+      if (binary) {
+        const fields = { ...(query?.data as Record<string, unknown>), contentType: mediaTypeOf(req) };
+        const bytes = await readImageBody(req);
+        body = { ...fields, bytes };
+        fingerprintBody = imageFingerprintBody(fields, bytes);
+        if (auth) requireFieldScopes(auth, endpoint, body);
+      } else if (endpoint.body) {
         if (req.body === undefined) {
           throw validationFailed([
             { path: '', message: 'Expected a JSON object body (Content-Type: application/json)' },
@@ -90,7 +100,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
 
       const ctx = {
         params: params?.data,
-        query: query?.data,
+        query: binary ? undefined : query?.data,
         body,
         auth,
         services: options.services,
@@ -122,7 +132,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
             path,
             key: idempotencyKey,
             query: queryString,
-            body: req.body,
+            body: fingerprintBody,
           },
           now,
           (trx) => run(options.servicesFor(trx)),

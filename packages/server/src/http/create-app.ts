@@ -1,4 +1,11 @@
-import { adminEndpoints, apiEndpoints, buildOpenApiDocument, type EndpointDefinition } from '@vsf/contract';
+import {
+  adminEndpoints,
+  apiEndpoints,
+  buildOpenApiDocument,
+  type EndpointDefinition,
+  EXTENSIONS_HEADER,
+  SERVER_EXTENSIONS,
+} from '@vsf/contract';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Knex } from 'knex';
@@ -115,6 +122,11 @@ export function createApp(deps: AppDeps): VsfApp {
   // Media bytes live beside /api/v1 (DESIGN.md), at their endpoint's own base, but answer to the same keys.
   const [besideV1, underV1] = partition(apiEndpoints, (endpoint) => endpoint.basePath !== undefined);
   const api = express.Router();
+  // Every API response, errors included, names the extensions this server implements (DESIGN.md).
+  api.use((_req, res, next) => {
+    res.set(EXTENSIONS_HEADER, SERVER_EXTENSIONS.join(', '));
+    next();
+  });
   bindEndpoints(api, underV1, apiHandlers, bindOptions);
   app.use('/api/v1', api);
   const media = express.Router();

@@ -7,6 +7,8 @@ export interface ImageUploadSource {
   contentType: string;
   base64?: string | undefined;
   sourceUrl?: string | undefined;
+  /** The bytes themselves, sent raw (the `binary-upload` extension; the reader kept them under 3 MiB). */
+  bytes?: Uint8Array | undefined;
 }
 
 export interface VerifiedImage {
@@ -24,9 +26,10 @@ export async function readImageUpload(
   fetchDeps: PublicFetchDeps | undefined,
 ): Promise<VerifiedImage> {
   const bytes =
-    source.base64 !== undefined
+    source.bytes ??
+    (source.base64 !== undefined
       ? decodeBase64(source.base64)
-      : await fetchPublicImage(source.sourceUrl as string, { maxBytes: PHOTO_MAX_BYTES, deps: fetchDeps });
+      : await fetchPublicImage(source.sourceUrl as string, { maxBytes: PHOTO_MAX_BYTES, deps: fetchDeps }));
   const detected = detectImageType(bytes);
   if (!detected)
     throw validationFailed([

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { PHOTO_MAX_BYTES } from '@vsf/contract';
+import type { Request } from 'express';
+import { ApiHttpError } from '../errors/api-http-error.js';
+
+const tooLarge = (size?: number) =>
+  new ApiHttpError(
+    413,
+    'payload_too_large',
+    `The image is ${size === undefined ? 'over' : `${size} bytes;`} the limit${size === undefined ? ' of' : ' is'} ${PHOTO_MAX_BYTES} bytes (3 MiB)`,
+  );
+
+/** Whether a request sends an image's bytes (the `binary-upload` extension) rather than JSON. */
+export function isImageBody(req: Request): boolean {
+  return /^image\//i.test(req.get('content-type') ?? '');
+}
+
+/** The request's media type without parameters (`image/jpeg; q=1` → `image/jpeg`). */
+export function mediaTypeOf(req: Request): string {
+  return (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * Reads an image body, read only after authentication like a JSON one. At most 3 MiB, refused by its
+ * `Content-Length` before a byte is read, or as soon as the stream passes the limit; no `Content-Encoding`
+ * (images are compressed already).
+ */
+export async function readImageBody(req: Request): Promise<Uint8Array> {
+  const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity') {
+    req.resume();
+    throw new ApiHttpError(415, 'unsupported_media_type', 'Send image bytes without a Content-Encoding');
+  }
+  const declared = Number(req.get('content-length'));
+  if (Number.isFinite(declared) && declared > PHOTO_MAX_BYTES) {
+    req.resume();
+    throw tooLarge(declared);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > PHOTO_MAX_BYTES) {
+      req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** What makes two image requests the same for an Idempotency-Key: their fields and the bytes' digest. */
+export function imageFingerprintBody(fields: Record<string, unknown>, bytes: Uint8Array): Record<string, unknown> {
+  return { ...fields, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
