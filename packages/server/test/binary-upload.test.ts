@@ -160,6 +160,26 @@ describe('binary-upload', () => {
     expect((await raw(`/cars/${carId}/photos`, other, query, idem)).status).toBe(409);
   });
 
+  it('replays a retry that switches between base64 JSON and raw bytes under the same Idempotency-Key', async () => {
+    const idempotencyKey = randomUUID();
+    const json = await api('POST', `/cars/${carId}/photos`, {
+      body: { sessionId, filename: 'switch.png', contentType: 'image/png', base64: TINY_PNG },
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+    const bytes = await raw(
+      `/cars/${carId}/photos`,
+      png,
+      { sessionId, filename: 'switch.png' },
+      {
+        'content-type': 'image/png',
+        'idempotency-key': idempotencyKey,
+      },
+    );
+    expect([json.status, bytes.status]).toEqual([201, 201]);
+    expect(bytes.headers.get('idempotent-replayed')).toBe('true');
+    expect(bytes.body.data.id).toBe(json.body.data.id);
+  });
+
   it('is refused before the body is read to a key without write:cars, and to another team’s car', async () => {
     const readOnly = (await server.createKey((await api('GET', '/auth/key')).body.data.teamId, ['read:cars'])).key;
     const forbidden = await raw(`/cars/${carId}/photos`, png, { sessionId, filename: 'a.png' }, undefined, readOnly);

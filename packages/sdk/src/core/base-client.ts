@@ -18,6 +18,17 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** A request body of raw bytes with its media type (an image under the `binary-upload` extension). */
+export class RawBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly contentType: string,
+  ) {}
+}
+
+/** The header naming the extensions a server implements, on every API response (DESIGN.md). */
+const EXTENSIONS_HEADER = 'vsf-extensions';
+
 export interface RequestArgs {
   params?: Record<string, string> | undefined;
   query?: object | undefined;
@@ -135,6 +146,26 @@ export class BaseClient {
     yield* this.requestPage<T>(endpoint, { ...args, query }, options);
   }
 
+  private extensions: ReadonlySet<string> = new Set();
+
+  /**
+   * The extensions the server announced in its last response (`Vsf-Extensions`); empty until a response
+   * came, and for a server that implements only the spec. The client uses one only while it is announced.
+   */
+  get serverExtensions(): ReadonlySet<string> {
+    return this.extensions;
+  }
+
+  private noteExtensions(response: Response): void {
+    const header = response.headers.get(EXTENSIONS_HEADER) ?? '';
+    this.extensions = new Set(
+      header
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    );
+  }
+
   private buildUrl(endpoint: RouteLike, args: RequestArgs): string {
     const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = args.params?.[name];
@@ -196,15 +227,18 @@ export class BaseClient {
           headers,
           ...(args.body instanceof JsonText
             ? { body: args.body.text, headers: { ...headers, 'content-type': 'application/json' } }
-            : args.body !== undefined
-              ? { json: args.body }
-              : {}),
+            : args.body instanceof RawBody
+              ? { body: args.body.bytes, headers: { ...headers, 'content-type': args.body.contentType } }
+              : args.body !== undefined
+                ? { json: args.body }
+                : {}),
           signal,
           retry: 0,
           timeout: false,
           throwHttpErrors: false,
           fetch: this.fetchImpl,
         });
+        this.noteExtensions(response);
         // Bytes are the caller's to read (or stream); only an error body is read here.
         if (endpoint.binary && response.ok) return { data: parse(undefined, response), response };
         const text = await readBody(response, signal);

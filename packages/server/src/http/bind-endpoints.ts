@@ -8,6 +8,7 @@ import {
   validateIdempotencyKey,
 } from '../idempotency/idempotent-execution.js';
 import { idempotencyRoutePath } from '../idempotency/route-key.js';
+import { decodeBase64 } from '../media/image-upload.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { requireScopes } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
@@ -79,12 +80,17 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       }
 
       let body: unknown;
-      let fingerprintBody: unknown = req.body;
+      // What an Idempotency-Key compares: the request as sent, but an image as its fields and the bytes'
+      // digest, whether it came raw or as base64, so a retry may switch between the two.
+      let fingerprint = {
+        query: req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '',
+        body: req.body as unknown,
+      };
       if (binary) {
         const fields = { ...(query?.data as Record<string, unknown>), contentType: mediaTypeOf(req) };
         const bytes = await readImageBody(req);
         body = { ...fields, bytes };
-        fingerprintBody = imageFingerprintBody(fields, bytes);
+        fingerprint = { query: '', body: imageFingerprintBody(fields, bytes) };
         if (auth) requireFieldScopes(auth, endpoint, body);
       } else if (endpoint.body) {
         if (req.body === undefined) {
@@ -96,6 +102,9 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
         if (!parsed.success) throw validationFailed(toValidationDetails(parsed.error));
         body = parsed.data;
         if (auth) requireFieldScopes(auth, endpoint, body);
+        const { base64, ...fields } = body as { base64?: unknown };
+        if (endpoint.binaryUpload && typeof base64 === 'string' && req.get('idempotency-key') !== undefined)
+          fingerprint = { query: fingerprint.query, body: imageFingerprintBody(fields, decodeBase64(base64)) };
       }
 
       const ctx = {
@@ -121,7 +130,6 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       if (auth && endpoint.method === 'post' && idempotencyKey !== undefined) {
         validateIdempotencyKey(idempotencyKey);
         const path = idempotencyRoutePath(API_PREFIX, endpoint, params?.data as Record<string, unknown> | undefined);
-        const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
         const now = options.now();
         const response = await executeIdempotently(
           options.db,
@@ -131,8 +139,8 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
             method: 'POST',
             path,
             key: idempotencyKey,
-            query: queryString,
-            body: fingerprintBody,
+            query: fingerprint.query,
+            body: fingerprint.body,
           },
           now,
           (trx) => run(options.servicesFor(trx)),
