@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchContext } from './lib/bench-context.js';
 import { bundle } from './lib/bundle.js';
+import { startByteCountingProxy } from './lib/byte-counting-proxy.js';
 import { peakRss, ROOT, spawnTs } from './lib/child-process.js';
 import { type Figure, figure } from './lib/figure.js';
 import { startReferenceServer } from './lib/reference-server.js';
@@ -66,21 +67,28 @@ export async function photoUpload(ctx: BenchContext): Promise<Figure[]> {
     const car = await post('/cars', { year: 2020, make: 'Subaru', model: 'Outback' });
     const session = async () => (await post(`/cars/${car.id}/events`, { activityType: 'inspection' })).sessionId;
     const rssBefore = peakRss(server.pid);
+    // Both sides upload through the same counting pass-through: its cost is theirs alike.
+    const wire = await startByteCountingProxy(server.baseUrl);
 
+    const loopSession = await session();
+    wire.takeSent();
     const loop = await timed(
-      spawnTs(loopBundle, [server.baseUrl, key, car.id, await session(), dir], {}, 'pipe'),
+      spawnTs(loopBundle, [wire.url, key, car.id, loopSession, dir], {}, 'pipe'),
       'sequential upload',
     );
+    const loopBytes = wire.takeSent();
     const cliSession = await session();
     const cli = await timed(
       spawnTs(
         cliBundle,
         ['photos', 'upload', car.id, '--session', cliSession, dir, '--json', '--quiet'],
-        { VSF_API_KEY: key, VSF_BASE_URL: server.baseUrl, VSF_PROFILE: '', HOME: ctx.tmp, XDG_CONFIG_HOME: ctx.tmp },
+        { VSF_API_KEY: key, VSF_BASE_URL: wire.url, VSF_PROFILE: '', HOME: ctx.tmp, XDG_CONFIG_HOME: ctx.tmp },
         'pipe',
       ),
       'vsf photos upload',
     );
+    const cliBytes = wire.takeSent();
+    await wire.close();
     const report = JSON.parse(cli.stdout) as { uploaded: unknown[]; failed: unknown[] };
     const stored = await ctx.db.knex('media').where({ team_id: teamId }).count({ n: '*' }).first();
     if (report.uploaded.length !== PHOTOS || Number(stored?.n) !== 2 * PHOTOS) {
@@ -106,6 +114,17 @@ export async function photoUpload(ctx: BenchContext): Promise<Figure[]> {
           serverRssBeforeMb: Math.round(rssBefore / MB),
           serverPeakRssMb: Math.round(serverPeak / MB),
         },
+      }),
+      figure({
+        id: 'photo-upload-bytes',
+        title: `bytes sent by vsf photos upload, ${PHOTOS} × 2.5 MB`,
+        unit: 'MB',
+        value: cliBytes / MB,
+        floor: loopBytes / MB,
+        comparison: '<=',
+        target: 0.75,
+        floorIs: 'the same photos as the spec’s base64 JSON bodies (the sequential loop), counted on the wire',
+        details: { cliBytes, sequentialFetchBytes: loopBytes },
       }),
     ];
   } finally {

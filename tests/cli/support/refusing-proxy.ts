@@ -8,7 +8,7 @@ export interface RefusingProxy {
 }
 
 /**
- * Forwards every request to the real test server, except photo uploads whose `filename` is in `refuse`:
+ * Forwards every request to the real test server, except photo uploads (JSON or raw bytes) whose `filename` is in `refuse`:
  * those get the 400 the server gives a bad field, with its details. A server refusal the CLI cannot avoid
  * by sniffing, to see how it reports one failure among good uploads.
  */
@@ -18,10 +18,18 @@ export async function startRefusingProxy(target: string, refuse: string[]): Prom
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    if (req.method === 'POST' && /\/cars\/[^/]+\/photos$/.test(req.url ?? '')) {
-      const { filename } = JSON.parse(body.toString('utf8')) as { filename?: string };
+    const url = new URL(req.url ?? '/', targetOrigin);
+    if (req.method === 'POST' && /\/cars\/[^/]+\/photos$/.test(url.pathname)) {
+      // Raw bytes (the binary-upload extension) name the file in the query, JSON in the body.
+      const filename =
+        url.searchParams.get('filename') ?? (JSON.parse(body.toString('utf8')) as { filename?: string }).filename;
       if (filename && refuse.includes(filename)) {
-        res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': 'proxy-refusal' });
+        // Refused as the server refuses: its errors announce its extensions too.
+        res.writeHead(400, {
+          'content-type': 'application/json',
+          'x-request-id': 'proxy-refusal',
+          'vsf-extensions': 'binary-upload',
+        });
         res.end(
           JSON.stringify({
             error: 'Validation failed',
