@@ -1,5 +1,6 @@
 import { type ColumnKind, type RecordColumn, recordColumns, snakeCase } from '@vsf/contract';
 import type { Knex } from 'knex';
+import { teamRowCount } from './team-row-counts.js';
 
 export type Executor = Knex | Knex.Transaction;
 
@@ -8,6 +9,8 @@ export interface ListOptions {
   limit: number;
   updatedAfter?: Date | undefined;
   ids?: string[] | undefined;
+  /** The caller's filter narrows nothing: `total` is the team's row count, kept by the database. */
+  unfiltered?: boolean | undefined;
 }
 
 export interface ListResult<R> {
@@ -141,11 +144,18 @@ export class TeamScopedTable<R extends { id: string }> {
     if (options.updatedAfter) base.where(`${this.table}.updated_at`, '>=', options.updatedAfter);
     if (options.ids)
       base.whereIn(`${this.table}.id`, options.ids.length > 0 ? options.ids : ['00000000-0000-0000-0000-000000000000']);
-    const [countRow, rows] = await Promise.all([
-      base.clone().count({ count: '*' }).first(),
+    const whole = options.unfiltered && !options.updatedAfter && !options.ids;
+    const [total, rows] = await Promise.all([
+      whole
+        ? teamRowCount(db, teamId, this.table)
+        : base
+            .clone()
+            .count({ count: '*' })
+            .first()
+            .then((row) => Number(row?.count ?? 0)),
       this.page(db, base, options),
     ]);
-    return { records: rows.map((r) => this.toRecord(r)), total: Number(countRow?.count ?? 0) };
+    return { records: rows.map((r) => this.toRecord(r)), total };
   }
 
   private async page(db: Executor, base: Knex.QueryBuilder, options: ListOptions): Promise<Record<string, unknown>[]> {

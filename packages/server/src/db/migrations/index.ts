@@ -10,6 +10,7 @@ import * as engagement from './013-engagement.js';
 import * as unloggedRateLimits from './020-unlogged-rate-limits.js';
 import * as parkingIntegrity from './021-parking-integrity.js';
 import * as keyChangeNotify from './022-key-change-notify.js';
+import * as teamRowCounts from './023-team-row-counts.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
@@ -24,6 +25,7 @@ const migrations: Record<string, Knex.Migration> = {
   '020-unlogged-rate-limits': unloggedRateLimits,
   '021-parking-integrity': parkingIntegrity,
   '022-key-change-notify': keyChangeNotify,
+  '023-team-row-counts': teamRowCounts,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

@@ -25,39 +25,32 @@ export class CarPhotos extends TeamResource<V1CarPhoto, MediaRow> {
   }
 
   override async create(teamId: string, car: unknown, payload: unknown): Promise<V1CarPhoto> {
+    const [carId] = (await this.parents(teamId, [car])) as [string];
     const body = payload as EndpointBody<typeof createCarPhoto>;
-    const carId = car as string;
-    await this.parents(teamId, [carId]);
-    const db = this.deps.db;
-    const session = await carEventsTable
-      .scoped(db, teamId)
-      .where({ 'car_events.session_id': body.sessionId, 'car_events.car_id': carId })
-      .first('car_events.id');
-    if (!session)
-      throw validationFailed([
-        { path: 'sessionId', message: 'Not a session of this car; use the sessionId of one of its events' },
-      ]);
-
+    await this.requireSession(teamId, carId, body.sessionId);
     const { bytes, contentType } = await readImageUpload(body, this.deps.fetchDeps);
-
     const id = randomUUID();
     const storageKey = `${teamId}/${id}`;
     await this.deps.blobs.put(storageKey, bytes);
+    const values = { id, carId, sessionId: body.sessionId, filename: body.filename, contentType, storageKey };
     const row = await mediaTable.insert(
-      db,
+      this.deps.db,
       teamId,
-      {
-        id,
-        kind: 'car_photo',
-        carId,
-        sessionId: body.sessionId,
-        filename: body.filename,
-        contentType,
-        sizeBytes: bytes.byteLength,
-        storageKey,
-      },
+      { ...values, kind: 'car_photo', sizeBytes: bytes.byteLength },
       this.deps.now(),
     );
     return toPhoto(row);
+  }
+
+  /** A photo joins the session of one of the car's own events. */
+  private async requireSession(teamId: string, carId: string, sessionId: string): Promise<void> {
+    const event = await carEventsTable
+      .scoped(this.deps.db, teamId)
+      .where({ [carEventsTable.column('sessionId')]: sessionId, [carEventsTable.column('carId')]: carId })
+      .first(carEventsTable.column('id'));
+    if (!event)
+      throw validationFailed([
+        { path: 'sessionId', message: 'Not a session of this car; use the sessionId of one of its events' },
+      ]);
   }
 }

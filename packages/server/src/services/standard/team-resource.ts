@@ -86,7 +86,13 @@ export class TeamResource<R extends Identified, Row extends Identified = R> {
   async list(teamId: string, ...args: unknown[]): Promise<ListResult<R>> {
     const parentIds = await this.parents(teamId, args);
     const query = args[this.routes.parentParams.length] as Query;
-    const result = await this.table.list(this.deps.db, teamId, query, (q) => {
+    // Nothing narrows the list: its total is the team's row count, not a count(*) over its rows.
+    const unfiltered =
+      this.routes.parentParams.length === 0 &&
+      !this.options.fixed &&
+      !this.options.filters &&
+      this.equalityFilters.every((key) => query[key] === undefined);
+    const result = await this.table.list(this.deps.db, teamId, { ...query, unfiltered }, (q) => {
       this.whereOwn(q, parentIds);
       for (const key of this.equalityFilters) {
         if (query[key] !== undefined) q.where(this.table.column(key as keyof Row & string), query[key] as string);
