@@ -1,3 +1,4 @@
+import { teamRowCount } from '../packages/server/src/repositories/team-row-counts.js';
 import type { BenchContext } from './lib/bench-context.js';
 import { type Figure, figure } from './lib/figure.js';
 import { interleavedMedians, medianMs } from './lib/timing.js';
@@ -8,7 +9,8 @@ const RUNS = 40;
 
 /**
  * Benchmark 3: `GET /cars?limit=200` page 500 (the last page of 100 000 cars) against page 1. Also
- * reports what `total` costs: the team's `count(*)` run alone, next to the page-1 latency.
+ * reports what `total` costs: the team row count the server reads for an unfiltered list, run alone, next to
+ * the page-1 latency (and the `count(*)` it replaced).
  */
 export async function listLatency(ctx: BenchContext): Promise<Figure[]> {
   const { big, server, db } = ctx;
@@ -22,9 +24,11 @@ export async function listLatency(ctx: BenchContext): Promise<Figure[]> {
     }
   };
   const [first, deep] = await interleavedMedians(get(1), get(DEEP_PAGE), RUNS);
+  // What the server runs for an unfiltered list's `total`, and the count(*) it replaced.
+  const totalMs = await medianMs(() => teamRowCount(db.knex, big.teamId, 'cars'), RUNS);
   const countMs = await medianMs(() => db.knex('cars').where({ team_id: big.teamId }).count({ n: '*' }), RUNS);
   ctx.log(
-    `list: page 1 ${first.toFixed(1)} ms, page ${DEEP_PAGE} ${deep.toFixed(1)} ms, count ${countMs.toFixed(1)} ms`,
+    `list: page 1 ${first.toFixed(1)} ms, page ${DEEP_PAGE} ${deep.toFixed(1)} ms, total ${totalMs.toFixed(2)} ms (count(*) ${countMs.toFixed(1)} ms)`,
   );
   return [
     figure({
@@ -45,12 +49,14 @@ export async function listLatency(ctx: BenchContext): Promise<Figure[]> {
       id: 'list-total-cost',
       title: `Cost of \`total\` on GET /cars page 1 (limit ${LIMIT}, 100k cars)`,
       unit: 'ms',
-      value: countMs,
+      value: totalMs,
       floor: first,
       comparison: '<=',
       // Issue #18: the exact count may take at most a fifth of the request.
       target: 0.2,
-      floorIs: 'median latency of the whole page-1 request; value: the same count(*) run alone',
+      floorIs:
+        'median latency of the whole page-1 request; value: the team row count the server reads for it, run alone',
+      details: { countStarMs: Math.round(countMs * 100) / 100 },
     }),
   ];
 }
