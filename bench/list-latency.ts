@@ -40,10 +40,6 @@ export async function listLatency(ctx: BenchContext): Promise<Figure[]> {
       comparison: '<=',
       target: 3,
       floorIs: 'median latency of page 1 of the same list, measured alternately',
-      details: {
-        countMs: Math.round(countMs * 100) / 100,
-        countShareOfPage1: Math.round((countMs / first) * 100) / 100,
-      },
     }),
     figure({
       id: 'list-total-cost',
