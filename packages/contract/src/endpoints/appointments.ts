@@ -1,12 +1,5 @@
 import { defineGroup, defineResource } from '../define-resource.js';
-import {
-  V1Appointment,
-  V1AppointmentCreate,
-  V1AppointmentType,
-  V1AppointmentTypeCreate,
-  V1AppointmentTypeUpdate,
-  V1AppointmentUpdate,
-} from '../schemas/appointment.js';
+import * as appointment from '../schemas/appointment.js';
 import { TimestampWithOffset } from '../schemas/common.js';
 import { z } from '../zod.js';
 
@@ -15,9 +8,9 @@ const scheduling = defineGroup({ surface: 'v1', prefix: '', scope: 'appointments
 const appointments = defineResource(scheduling, {
   name: 'Appointment',
   path: '/appointments',
-  record: V1Appointment,
-  createBody: V1AppointmentCreate,
-  updateBody: V1AppointmentUpdate,
+  record: appointment.V1Appointment,
+  createBody: appointment.V1AppointmentCreate,
+  updateBody: appointment.V1AppointmentUpdate,
   filters: {
     carId: z.uuid().optional(),
     customerId: z.uuid().optional(),
@@ -45,9 +38,9 @@ const appointmentTypes = defineResource(scheduling, {
   name: 'AppointmentType',
   noun: 'appointment type',
   path: '/appointment-types',
-  record: V1AppointmentType,
-  createBody: V1AppointmentTypeCreate,
-  updateBody: V1AppointmentTypeUpdate,
+  record: appointment.V1AppointmentType,
+  createBody: appointment.V1AppointmentTypeCreate,
+  updateBody: appointment.V1AppointmentTypeUpdate,
   operations: ['list', 'get', 'create', 'update'],
   references: ['eventTypeId'],
 });

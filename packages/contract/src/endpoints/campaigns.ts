@@ -1,20 +1,6 @@
 import { defineResource, idParams } from '../define-resource.js';
 import { defineEndpoint } from '../endpoint.js';
-import {
-  CampaignStatus,
-  V1AudienceMember,
-  V1Campaign,
-  V1CampaignAudience,
-  V1CampaignAudienceCreate,
-  V1CampaignAudienceUpdate,
-  V1CampaignContentStep,
-  V1CampaignContentStepCreate,
-  V1CampaignContentStepUpdate,
-  V1CampaignCreate,
-  V1CampaignSend,
-  V1CampaignSendCreate,
-  V1CampaignUpdate,
-} from '../schemas/campaign.js';
+import * as campaign from '../schemas/campaign.js';
 import { listQueryShape, listResponse, QueryBoolean } from '../schemas/common.js';
 import { readScopes, writeScopes } from '../scopes.js';
 import { z } from '../zod.js';
@@ -24,10 +10,10 @@ const campaigns = defineResource(marketing, {
   name: 'Campaign',
   path: '/campaigns',
   scope: 'campaigns',
-  record: V1Campaign,
-  createBody: V1CampaignCreate,
-  updateBody: V1CampaignUpdate,
-  filters: { status: CampaignStatus.optional() },
+  record: campaign.V1Campaign,
+  createBody: campaign.V1CampaignCreate,
+  updateBody: campaign.V1CampaignUpdate,
+  filters: { status: campaign.CampaignStatus.optional() },
   delete: {
     summary: 'Delete an unsent campaign',
     description:
@@ -41,9 +27,9 @@ const audiences = defineResource(campaigns, {
   path: '/audiences',
   id: 'audienceId',
   label: 'Audience',
-  record: V1CampaignAudience,
-  createBody: V1CampaignAudienceCreate,
-  updateBody: V1CampaignAudienceUpdate,
+  record: campaign.V1CampaignAudience,
+  createBody: campaign.V1CampaignAudienceCreate,
+  updateBody: campaign.V1CampaignAudienceUpdate,
   create: {
     summary: 'Save an audience (a filter over customers)',
     description: 'The filter is saved, not its result: a send resolves it against the customers of that moment.',
@@ -56,9 +42,9 @@ const contentSteps = defineResource(campaigns, {
   path: '/content',
   id: 'contentStepId',
   label: 'Content step',
-  record: V1CampaignContentStep,
-  createBody: V1CampaignContentStepCreate,
-  updateBody: V1CampaignContentStepUpdate,
+  record: campaign.V1CampaignContentStep,
+  createBody: campaign.V1CampaignContentStepCreate,
+  updateBody: campaign.V1CampaignContentStepUpdate,
   create: {
     summary: 'Add a content step',
     description:
@@ -80,8 +66,8 @@ const sends = defineResource(campaigns, {
   path: '/sends',
   id: 'sendId',
   label: 'Send',
-  record: V1CampaignSend,
-  createBody: V1CampaignSendCreate,
+  record: campaign.V1CampaignSend,
+  createBody: campaign.V1CampaignSendCreate,
   operations: ['list', 'get', 'create'],
   create: {
     summary: 'Send a content step to an audience',
@@ -126,7 +112,7 @@ export const listCampaignAudienceMembers = defineEndpoint({
       description: 'Only members who allow (`true`) or do not allow (`false`) marketing',
     }),
   }),
-  response: { status: 200, description: 'A page of audience members', schema: listResponse(V1AudienceMember) },
+  response: { status: 200, description: 'A page of audience members', schema: listResponse(campaign.V1AudienceMember) },
   paginated: true,
   resourceName: audiences.label,
 });

@@ -1,14 +1,5 @@
 import { defineResource } from '../define-resource.js';
-import {
-  CommunicationChannel,
-  MessageStatus,
-  V1CommunicationMessage,
-  V1CommunicationMessageCreate,
-  V1CommunicationMessageUpdate,
-  V1CommunicationThread,
-  V1CommunicationThreadCreate,
-  V1CommunicationThreadUpdate,
-} from '../schemas/communication.js';
+import * as communication from '../schemas/communication.js';
 import { z } from '../zod.js';
 import { v1 } from './groups.js';
 
@@ -19,10 +10,10 @@ const threads = defineResource(v1, {
   label: 'Thread',
   title: 'communication thread',
   scope: 'communications',
-  record: V1CommunicationThread,
-  createBody: V1CommunicationThreadCreate,
-  updateBody: V1CommunicationThreadUpdate,
-  filters: { customerId: z.uuid().optional(), channel: CommunicationChannel.optional() },
+  record: communication.V1CommunicationThread,
+  createBody: communication.V1CommunicationThreadCreate,
+  updateBody: communication.V1CommunicationThreadUpdate,
+  filters: { customerId: z.uuid().optional(), channel: communication.CommunicationChannel.optional() },
   operations: ['list', 'get', 'create', 'update'],
   create: {
     summary: 'Start a thread with a customer',
@@ -37,10 +28,10 @@ const messages = defineResource(threads, {
   path: '/messages',
   id: 'messageId',
   label: 'Message',
-  record: V1CommunicationMessage,
-  createBody: V1CommunicationMessageCreate,
-  updateBody: V1CommunicationMessageUpdate,
-  filters: { status: MessageStatus.optional() },
+  record: communication.V1CommunicationMessage,
+  createBody: communication.V1CommunicationMessageCreate,
+  updateBody: communication.V1CommunicationMessageUpdate,
+  filters: { status: communication.MessageStatus.optional() },
   operations: ['list', 'create', 'get', 'update', 'delete'],
   create: {
     summary: 'Write a message, as a draft or sent now',

@@ -1,12 +1,5 @@
 import { defineResource } from '../define-resource.js';
-import {
-  V1AssetFolder,
-  V1AssetFolderCreate,
-  V1AssetFolderUpdate,
-  V1MarketingAsset,
-  V1MarketingAssetCreate,
-  V1MarketingAssetUpdate,
-} from '../schemas/marketing-asset.js';
+import * as asset from '../schemas/marketing-asset.js';
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
 
@@ -24,9 +17,9 @@ const assets = defineResource(marketing, {
   label: 'Asset',
   title: 'marketing asset',
   scope: 'marketing-assets',
-  record: V1MarketingAsset,
-  createBody: V1MarketingAssetCreate,
-  updateBody: V1MarketingAssetUpdate,
+  record: asset.V1MarketingAsset,
+  createBody: asset.V1MarketingAssetCreate,
+  updateBody: asset.V1MarketingAssetUpdate,
   references: ['folderId'],
   filters: {
     folderId: folderFilter('Only assets directly in this folder; `root` for those at the top level'),
@@ -50,9 +43,9 @@ const folders = defineResource(marketing, {
   path: '/asset-folders',
   id: 'folderId',
   scope: 'marketing-assets',
-  record: V1AssetFolder,
-  createBody: V1AssetFolderCreate,
-  updateBody: V1AssetFolderUpdate,
+  record: asset.V1AssetFolder,
+  createBody: asset.V1AssetFolderCreate,
+  updateBody: asset.V1AssetFolderUpdate,
   filters: {
     parentId: folderFilter('Only folders directly inside this one; `root` for the top-level folders'),
   },

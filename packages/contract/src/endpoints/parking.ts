@@ -1,15 +1,7 @@
 import { defineGroup, defineResource } from '../define-resource.js';
 import { IndexedText } from '../schemas/bounds.js';
 import { QueryBoolean } from '../schemas/common.js';
-import {
-  V1ParkingAssignment,
-  V1ParkingSpot,
-  V1ParkingSpotCreate,
-  V1ParkingSpotUpdate,
-  V1ParkingZone,
-  V1ParkingZoneCreate,
-  V1ParkingZoneUpdate,
-} from '../schemas/parking.js';
+import * as schemas from '../schemas/parking.js';
 import { z } from '../zod.js';
 
 const parking = defineGroup({ surface: 'v1', prefix: '', sdk: ['parking'], scope: 'parking' });
@@ -18,9 +10,9 @@ const zones = defineResource(parking, {
   name: 'ParkingZone',
   path: '/parking-zones',
   sdk: 'zones',
-  record: V1ParkingZone,
-  createBody: V1ParkingZoneCreate,
-  updateBody: V1ParkingZoneUpdate,
+  record: schemas.V1ParkingZone,
+  createBody: schemas.V1ParkingZoneCreate,
+  updateBody: schemas.V1ParkingZoneUpdate,
   filters: { locationId: z.uuid().optional(), isActive: QueryBoolean.optional() },
   references: ['locationId'],
   delete: {
@@ -34,9 +26,9 @@ const spots = defineResource(parking, {
   name: 'ParkingSpot',
   path: '/parking-spots',
   sdk: 'spots',
-  record: V1ParkingSpot,
-  createBody: V1ParkingSpotCreate,
-  updateBody: V1ParkingSpotUpdate,
+  record: schemas.V1ParkingSpot,
+  createBody: schemas.V1ParkingSpotCreate,
+  updateBody: schemas.V1ParkingSpotUpdate,
   filters: {
     parkingZoneId: z.uuid().optional(),
     name: IndexedText.min(1).optional().openapi({ description: 'Exact spot label' }),
@@ -59,7 +51,7 @@ const assignments = defineResource(parking, {
   name: 'ParkingAssignment',
   path: '/parking-assignments',
   sdk: 'assignments',
-  record: V1ParkingAssignment,
+  record: schemas.V1ParkingAssignment,
   filters: {
     carId: z.uuid().optional(),
     parkingSpotId: z.uuid().optional(),

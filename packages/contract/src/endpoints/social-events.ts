@@ -1,19 +1,6 @@
 import { defineResource } from '../define-resource.js';
 import { TimestampWithOffset } from '../schemas/common.js';
-import {
-  SocialEventStatus,
-  V1RsvpOption,
-  V1RsvpOptionCreate,
-  V1RsvpOptionUpdate,
-  V1SocialEvent,
-  V1SocialEventCreate,
-  V1SocialEventInvite,
-  V1SocialEventInviteCreate,
-  V1SocialEventRsvp,
-  V1SocialEventRsvpCreate,
-  V1SocialEventRsvpUpdate,
-  V1SocialEventUpdate,
-} from '../schemas/social-event.js';
+import * as socialEvent from '../schemas/social-event.js';
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
 
@@ -23,16 +10,16 @@ const events = defineResource(marketing, {
   id: 'eventId',
   scope: 'social-events',
   references: ['locationId'],
-  record: V1SocialEvent,
-  createBody: V1SocialEventCreate,
-  updateBody: V1SocialEventUpdate,
+  record: socialEvent.V1SocialEvent,
+  createBody: socialEvent.V1SocialEventCreate,
+  updateBody: socialEvent.V1SocialEventUpdate,
   filters: {
     from: TimestampWithOffset.optional().openapi({
       description: 'Only events ending (or, without endsAt, starting) at or after this time',
     }),
     to: TimestampWithOffset.optional().openapi({ description: 'Only events starting before this time' }),
     locationId: z.uuid().optional(),
-    status: SocialEventStatus.optional(),
+    status: socialEvent.SocialEventStatus.optional(),
   },
   list: { response: 'A page of social events' },
   create: {
@@ -55,9 +42,9 @@ const rsvpOptions = defineResource(events, {
   name: 'RsvpOption',
   path: '/rsvp-options',
   label: 'RSVP option',
-  record: V1RsvpOption,
-  createBody: V1RsvpOptionCreate,
-  updateBody: V1RsvpOptionUpdate,
+  record: socialEvent.V1RsvpOption,
+  createBody: socialEvent.V1RsvpOptionCreate,
+  updateBody: socialEvent.V1RsvpOptionUpdate,
   create: {
     summary: 'Add an RSVP option to an event',
     description:
@@ -75,8 +62,8 @@ const invites = defineResource(events, {
   path: '/invites',
   id: 'inviteId',
   label: 'Invite',
-  record: V1SocialEventInvite,
-  createBody: V1SocialEventInviteCreate,
+  record: socialEvent.V1SocialEventInvite,
+  createBody: socialEvent.V1SocialEventInviteCreate,
   filters: { customerId: z.uuid().optional() },
   operations: ['list', 'get', 'create', 'delete'],
   create: {
@@ -97,9 +84,9 @@ const rsvps = defineResource(events, {
   path: '/rsvps',
   id: 'rsvpId',
   label: 'RSVP',
-  record: V1SocialEventRsvp,
-  createBody: V1SocialEventRsvpCreate,
-  updateBody: V1SocialEventRsvpUpdate,
+  record: socialEvent.V1SocialEventRsvp,
+  createBody: socialEvent.V1SocialEventRsvpCreate,
+  updateBody: socialEvent.V1SocialEventRsvpUpdate,
   filters: { rsvpOptionId: z.uuid().optional(), customerId: z.uuid().optional() },
   operations: ['list', 'get', 'create', 'update'],
   create: {

@@ -1,15 +1,6 @@
 import { defineResource } from '../define-resource.js';
 import { QueryBoolean, TimestampWithOffset } from '../schemas/common.js';
-import {
-  SocialNetwork,
-  SocialPostStatus,
-  V1SocialAccount,
-  V1SocialAccountCreate,
-  V1SocialAccountUpdate,
-  V1SocialPost,
-  V1SocialPostCreate,
-  V1SocialPostUpdate,
-} from '../schemas/social-post.js';
+import * as socialPost from '../schemas/social-post.js';
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
 
@@ -18,10 +9,10 @@ const accounts = defineResource(marketing, {
   path: '/social-accounts',
   // Social posts and accounts belong to the `campaigns` scope (spec scope table).
   scope: 'campaigns',
-  record: V1SocialAccount,
-  createBody: V1SocialAccountCreate,
-  updateBody: V1SocialAccountUpdate,
-  filters: { network: SocialNetwork.optional(), isActive: QueryBoolean.optional() },
+  record: socialPost.V1SocialAccount,
+  createBody: socialPost.V1SocialAccountCreate,
+  updateBody: socialPost.V1SocialAccountUpdate,
+  filters: { network: socialPost.SocialNetwork.optional(), isActive: QueryBoolean.optional() },
   list: { summary: 'List connected social accounts' },
   create: {
     summary: 'Connect (record) a social account',
@@ -43,12 +34,12 @@ const posts = defineResource(marketing, {
   path: '/social-posts',
   id: 'postId',
   scope: 'campaigns',
-  record: V1SocialPost,
-  createBody: V1SocialPostCreate,
-  updateBody: V1SocialPostUpdate,
+  record: socialPost.V1SocialPost,
+  createBody: socialPost.V1SocialPostCreate,
+  updateBody: socialPost.V1SocialPostUpdate,
   filters: {
     socialAccountId: z.uuid().optional(),
-    status: SocialPostStatus.optional(),
+    status: socialPost.SocialPostStatus.optional(),
     from: TimestampWithOffset.optional().openapi({ description: 'Only posts scheduled at or after this time' }),
     to: TimestampWithOffset.optional().openapi({ description: 'Only posts scheduled before this time' }),
   },
