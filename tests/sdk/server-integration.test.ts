@@ -104,6 +104,18 @@ describe('SDK against the reference server', () => {
     expect((revoked as AuthenticationError).message).toBe('API key revoked');
   });
 
+  it("reads the team's changes from the events feed, page by page from a cursor", async () => {
+    const start = (await client.events.list({ limit: 0 })).nextCursor;
+    const car = await client.cars.create({ year: 1961, make: 'Jaguar', model: 'E-Type' });
+    await client.cars.update(car.id, { color: 'green' });
+    const page = await client.events.list({ after: start, limit: 1 });
+    expect(page.data.map((e) => [e.type, e.recordId])).toEqual([['car.created', car.id]]);
+    expect(page.hasMore).toBe(true);
+    const next = await client.events.list({ after: page.nextCursor });
+    expect(next.data.map((e) => e.type)).toEqual(['car.updated']);
+    expect(next.data[0]?.data).toMatchObject({ id: car.id, color: 'green' });
+  });
+
   it('makes a retried create land once: the server replays the idempotent response', async () => {
     const idempotencyKey = crypto.randomUUID();
     const body = { year: 1990, make: 'Once', model: 'Only' };

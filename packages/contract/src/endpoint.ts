@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ServerExtension } from './extensions.js';
 import type { Scope } from './scopes.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
@@ -83,8 +84,13 @@ export interface EndpointDefinition {
    * `image/*` `Content-Type`, the body's other fields in this query. Streamed, 3 MiB at most.
    */
   readonly binaryUpload?: { readonly query: z.ZodObject };
+  /**
+   * The whole endpoint is an announced extension, not part of the published spec: a client calls it only
+   * after a response named the extension in `Vsf-Extensions`.
+   */
+  readonly extension?: ServerExtension;
   /** Status codes (besides the auth and validation ones every endpoint has) this endpoint can answer. */
-  readonly errors?: readonly (404 | 409 | 413 | 415)[];
+  readonly errors?: readonly (404 | 409 | 410 | 413 | 415)[];
 }
 
 /**

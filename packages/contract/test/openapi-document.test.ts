@@ -52,6 +52,7 @@ describe('checked-in OpenAPI documents', () => {
       '403': 'forbidden',
       '404': 'not_found',
       '409': 'conflict',
+      '410': 'gone',
       '413': 'payload_too_large',
       '415': 'unsupported_media_type',
       '429': 'rate_limited',

@@ -59,6 +59,12 @@ function jsdoc(e: EndpointDefinition, indent: string): string {
   return `${indent}/**\n${lines.map((l) => `${indent} *${l ? ` ${l.replace(/\*\//g, '*\\/')}` : ''}`).join('\n')}\n${indent} */`;
 }
 
+/** A response that is not a page and carries more than `data` (`{data, nextCursor, hasMore}`) is returned whole. */
+function isEnvelope(e: EndpointDefinition): boolean {
+  const shape = (e.response.schema as { shape?: Record<string, unknown> }).shape;
+  return !e.paginated && !e.response.contentType && !!shape && Object.keys(shape).some((key) => key !== 'data');
+}
+
 function method(e: EndpointDefinition): string[] {
   const id = e.operationId;
   const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
@@ -87,7 +93,7 @@ function method(e: EndpointDefinition): string[] {
   } else {
     out.push(jsdoc(e, '  '));
     out.push(`  ${e.sdk.method}(${args.join(', ')}): APIPromise<DataOf<typeof ${id}>> {`);
-    const call = e.response.contentType ? 'requestBinary' : 'requestData';
+    const call = e.response.contentType ? 'requestBinary' : isEnvelope(e) ? 'requestBody' : 'requestData';
     out.push(`    return this._client.${call}(${route}, ${argObject}, options);`);
     out.push('  }', '');
   }
@@ -171,6 +177,7 @@ export function renderRoutes(
       idempotent: idempotent(e),
       ...(e.basePath ? { basePath: e.basePath } : {}),
       ...(e.response.contentType ? { binary: true } : {}),
+      ...(isEnvelope(e) ? { envelope: true } : {}),
     };
     const fields = Object.entries(data).map(([k, v]) => `${k}: ${typeof v === 'string' ? `'${v}'` : v}`);
     return `  ${e.operationId}: { ${fields.join(', ')} } as Route<typeof ${e.operationId}>,`;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_EVENTS_RETENTION_DAYS } from '@vsf/contract';
 import { type TrustProxy, trustProxyFromEnv } from './http/trust-proxy.js';
 import { type KeyCacheOptions, keyCacheFromEnv } from './keys/verified-key-cache.js';
 import { type MessagingConfig, messagingFromEnv } from './providers/messaging/messaging-config.js';
@@ -25,6 +26,8 @@ export interface ServerConfig {
   trustProxy: TrustProxy;
   /** Which providers deliver email and SMS; the local outbox unless configured. */
   messaging: MessagingConfig;
+  /** Days the events feed keeps each change (`VSF_EVENTS_RETENTION_DAYS`). */
+  eventsRetentionDays: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -57,7 +60,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: trustProxyFromEnv(env.VSF_TRUST_PROXY),
     demo: booleanFromEnv(env, 'VSF_DEMO'),
     messaging: messagingFromEnv(env),
+    eventsRetentionDays: retentionDaysFromEnv(env.VSF_EVENTS_RETENTION_DAYS),
   };
+}
+
+function retentionDaysFromEnv(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_EVENTS_RETENTION_DAYS;
+  const days = Number(value);
+  // A day at least: shorter would drop events a follower restarted after a night's outage still needs.
+  if (!Number.isInteger(days) || days < 1 || days > 3650) {
+    throw new Error(`VSF_EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${value}"`);
+  }
+  return days;
 }
 
 function booleanFromEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {

@@ -8,6 +8,7 @@ import * as communications from './communications.js';
 import * as contacts from './contacts.js';
 import * as customers from './customers.js';
 import * as eventTypes from './event-types.js';
+import * as events from './events.js';
 import * as forms from './forms.js';
 import * as locations from './locations.js';
 import * as marketingAssets from './marketing-assets.js';
@@ -18,8 +19,16 @@ import * as socialEvents from './social-events.js';
 import * as socialPosts from './social-posts.js';
 import * as templates from './templates.js';
 
-/** Keys, cars, customers, contacts, locations and event types. */
-export const coreEndpoints = { ...auth, ...cars, ...customers, ...contacts, ...locations, ...eventTypes } as const;
+/** Keys, cars, customers, contacts, locations, event types, and the feed of the team's changes. */
+export const coreEndpoints = {
+  ...auth,
+  ...cars,
+  ...customers,
+  ...contacts,
+  ...locations,
+  ...eventTypes,
+  ...events,
+} as const;
 
 /** Parking, car events and photos, appointments. */
 export const facilityEndpoints = { ...parking, ...carEvents, ...media, ...appointments } as const;

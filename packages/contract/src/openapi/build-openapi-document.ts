@@ -22,6 +22,7 @@ const errorResponses: Record<number, string> = {
   403: 'The key lacks a scope (`Missing scope: <scope>`) or the API is disabled for the team (`forbidden`)',
   404: 'The record does not exist or belongs to another team (`not_found`)',
   409: 'The request conflicts with the current state, or its `Idempotency-Key` was used with another body or is still in flight (`conflict`)',
+  410: 'The cursor is older than the server keeps events (`gone`): resync, then follow from the current end',
   413: 'The body is over its size limit (`payload_too_large`)',
   415: 'The body is in a `Content-Encoding` other than gzip, deflate or br, or a charset other than UTF-8 (`unsupported_media_type`)',
   429: 'Too many requests; retry after `Retry-After` seconds (`rate_limited`)',
@@ -69,6 +70,13 @@ function errorExample(endpoint: EndpointDefinition, status: number, bodyExample:
             code: 'conflict',
             details: { reason: 'idempotency_key_reused' },
           };
+    case 410:
+      return {
+        error:
+          'Events after cursor 12 are no longer kept (the oldest kept follows 4810): resync the records, then follow from the nextCursor of GET /events?limit=0',
+        code: 'gone',
+        details: null,
+      };
     case 413:
       return { error: 'Request body is larger than the 5 MB limit', code: 'payload_too_large', details: null };
     case 415:
@@ -123,14 +131,25 @@ const IdempotencyHeaders = z.object({
   }),
 });
 
+function describeExtension(endpoint: EndpointDefinition): string | undefined {
+  if (!endpoint.extension) return undefined;
+  return `Extension \`${endpoint.extension}\`, not part of the published API: call it only when a response named it in the \`${EXTENSIONS_HEADER}\` header.`;
+}
+
 function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, security: Record<string, string[]>[]) {
   const descriptions = endpoint.surface === 'admin' ? adminErrorResponses : errorResponses;
-  const description = [endpoint.description, describeBinaryUpload(endpoint), describeScopes(endpoint)]
+  const description = [
+    describeExtension(endpoint),
+    endpoint.description,
+    describeBinaryUpload(endpoint),
+    describeScopes(endpoint),
+  ]
     .filter(Boolean)
     .join('\n\n');
   const idempotent = acceptsIdempotencyKey(endpoint);
   registry.registerPath({
     operationId: endpoint.operationId,
+    ...(endpoint.extension ? { 'x-vsf-extension': endpoint.extension } : {}),
     method: endpoint.method,
     path: endpoint.path,
     summary: endpoint.summary,

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'forbidden',
   'not_found',
   'conflict',
+  'gone',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -107,6 +107,7 @@ export class BaseClient {
   ): APIPromise<T>;
   request(endpoint: RouteLike, args: RequestArgs = {}, options: RequestOptions = {}): APIPromise<unknown> {
     if (endpoint.binary) return this.requestBinary(endpoint, args, options);
+    if (endpoint.envelope) return this.requestBody(endpoint, args, options);
     return endpoint.paginated ? this.requestPage(endpoint, args, options) : this.requestData(endpoint, args, options);
   }
 
@@ -118,6 +119,12 @@ export class BaseClient {
   /** @internal Used by generated resources. */
   requestBinary(endpoint: RouteLike, args: RequestArgs, options: RequestOptions = {}): APIPromise<Response> {
     return new APIPromise(this.send(endpoint, args, options, (_body, response) => response));
+  }
+
+  /** Endpoints whose response carries more than `data` (a cursor) resolve to the whole body. */
+  /** @internal Used by generated resources. */
+  requestBody<T>(endpoint: RouteLike, args: RequestArgs, options: RequestOptions = {}): APIPromise<T> {
+    return new APIPromise(this.send(endpoint, args, options, (body) => body as T));
   }
 
   /** Single-record endpoints resolve to the record itself, unwrapped from `data`. */

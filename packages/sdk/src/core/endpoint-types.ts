@@ -28,6 +28,8 @@ export interface Route<E extends EndpointDefinition = EndpointDefinition> {
   readonly basePath?: string;
   /** Set when the response is bytes: the call resolves to the raw `Response`. */
   readonly binary?: true;
+  /** Set when the response carries more than `data` (`nextCursor`): the call resolves to the whole body. */
+  readonly envelope?: true;
   /** Type only, never present at run time: the contract declaration this route was generated from. */
   readonly [declaration]?: E;
 }
@@ -40,16 +42,24 @@ export interface RouteLike {
   readonly paginated?: boolean | undefined;
   readonly basePath?: string | undefined;
   readonly binary?: boolean | undefined;
+  readonly envelope?: boolean | undefined;
 }
 
 /** The contract declaration behind a route (or the declaration itself). */
 export type DeclarationOf<R> = R extends EndpointDefinition ? R : R extends Route<infer E> ? E : never;
 
-/** What a single-record method resolves to: the `data` of the response, or the raw `Response` for bytes. */
+/**
+ * What a single-record method resolves to: the `data` of the response, the whole body where it carries more
+ * than `data` (a page of a list is a `Page` instead), or the raw `Response` for bytes.
+ */
 export type DataOf<E extends EndpointDefinition> = E['response'] extends { contentType: string }
   ? Response
   : EndpointResponse<E> extends { data: infer D }
-    ? D
+    ? E extends { paginated: true }
+      ? D
+      : [Exclude<keyof EndpointResponse<E>, 'data'>] extends [never]
+        ? D
+        : EndpointResponse<E>
     : EndpointResponse<E>;
 
 /** One record of a list endpoint. */

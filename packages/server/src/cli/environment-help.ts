@@ -30,6 +30,7 @@ const VARIABLES: [name: string, meaning: string][] = [
   ['VSF_TWILIO_AUTH_TOKEN', 'the Twilio auth token'],
   ['VSF_TWILIO_BASE_URL', 'a Twilio-compatible API instead of Twilio'],
   ['VSF_SMS_FROM', 'the sending number of SMS (default +10000000000)'],
+  ['VSF_EVENTS_RETENTION_DAYS', 'days the events feed keeps each change (default 30; older cursors answer 410)'],
   ['LOG_LEVEL', 'pino level of the JSON request logs (default info; silent mutes them)'],
 ];
 

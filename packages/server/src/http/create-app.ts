@@ -21,6 +21,7 @@ import type { SocialProvider } from '../providers/social/social-provider.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { redactUrl } from '../runtime/log-redaction.js';
 import { createLogger } from '../runtime/logger.js';
+import type { EventsOptions } from '../services/events-service.js';
 import { createServices, type Services } from '../services/index.js';
 import { adminPage } from './admin-page/admin-page.js';
 import { bindEndpoints } from './bind-endpoints.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   trustProxy?: TrustProxy;
   /** Verified API keys kept in memory (invalidated by the admin services and the key-change listener). */
   keyCache?: VerifiedKeyCache;
+  /** The events feed's retention and shutdown signal; 30 days when absent. */
+  events?: EventsOptions;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
   isReady?: () => boolean;
 }
@@ -70,6 +73,7 @@ export function createApp(deps: AppDeps): VsfApp {
     messaging: deps.messaging ?? createMessagingProviders(OUTBOX_MESSAGING, deps.logger),
     social: deps.socialProvider ?? new OutboxSocialProvider(),
     keyCache: deps.keyCache,
+    events: deps.events,
   };
   const services = createServices(serviceDeps);
   const bindOptions = {

@@ -67,6 +67,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     ? await database.pglite.listen(KEY_CHANGES_CHANNEL, (payload) => keyCache.applyMessage(payload))
     : undefined;
   const blobs = s3Blobs ?? (config.mediaDir ? new FileBlobStore(config.mediaDir) : new MemoryBlobStore());
+  // Aborted first on close: a long-polling events request answers instead of holding the shutdown.
+  const stopping = new AbortController();
   const app = createApp({
     db: database.knex,
     adminToken: config.adminToken,
@@ -76,6 +78,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     trustProxy: config.trustProxy,
     blobs,
     messaging: createMessagingProviders(config.messaging, logger),
+    events: { retentionDays: config.eventsRetentionDays, stopping: stopping.signal },
     isReady: () => ready,
   });
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
@@ -115,6 +118,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const close = () => {
     closing ??= (async () => {
       shuttingDown = true;
+      stopping.abort();
       for (const res of inFlight) noKeepAlive(res);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,4 +1,5 @@
 import type { AdminKeyCreated, AdminTeam } from '@vsf/contract';
+import { DEFAULT_EVENTS_RETENTION_DAYS } from '@vsf/contract';
 import type { Knex } from 'knex';
 import type { ServerConfig } from '../config.js';
 import type { TrustProxy } from '../http/trust-proxy.js';
@@ -7,6 +8,7 @@ import type { MessagingProviders } from '../providers/messaging/delivery-provide
 import { type MessagingConfig, OUTBOX_MESSAGING } from '../providers/messaging/messaging-config.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from '../rate-limit/key-rate-limiter.js';
 import { startServer } from '../runtime/start-server.js';
+import type { Services } from '../services/index.js';
 import { migratedPglite } from './migrated-pglite.js';
 
 export interface TestServerOptions {
@@ -34,6 +36,8 @@ export interface TestServer {
   db: Knex;
   /** The server's email and SMS providers (the outbox ones keep their deliveries for inspection). */
   messaging: MessagingProviders;
+  /** The server's services, for tests that run at once what a timer would (the events feed's retention). */
+  services: Services;
   createTeam(name?: string): Promise<AdminTeam>;
   createKey(
     teamId: string,
@@ -64,6 +68,7 @@ export function testServerConfig(overrides: Partial<ServerConfig> = {}): ServerC
     trustProxy: false,
     demo: undefined,
     messaging: OUTBOX_MESSAGING,
+    eventsRetentionDays: DEFAULT_EVENTS_RETENTION_DAYS,
     ...overrides,
   };
 }
@@ -115,6 +120,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     engine: running.database.engine,
     db: running.database.knex,
     messaging: running.app.locals.services.resources['communicationThreads.messages'].providers,
+    services: running.app.locals.services,
     createTeam,
     createKey,
     async createTeamWithKey(scopes) {

@@ -134,6 +134,7 @@ export const TINY_PNG =
 
 export const endpointFixtures: Record<string, EndpointFixture> = {
   getAuthKey: { noRecordIds: true },
+  listEvents: { noRecordIds: true },
   listCars: { noRecordIds: true },
   createCar: { body: { year: 2001, make: 'Mazda', model: 'Miata' }, noRecordIds: true },
   getCar: {},

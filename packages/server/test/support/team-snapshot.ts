@@ -7,9 +7,12 @@ export async function snapshotTeam(db: Knex, teamId: string): Promise<Record<str
     .select('table_name')) as { table_name: string }[];
   const snapshot: Record<string, unknown[]> = {};
   // The row-count deltas are derived bookkeeping (a read may fold them); team-row-counts.test.ts checks them.
+  // The events feed (team_events, team_event_heads) is in: a refused request must record no change.
   const data = tables.filter((t) => t.table_name !== 'team_row_count_deltas');
   for (const { table_name } of data.sort((a, b) => a.table_name.localeCompare(b.table_name))) {
-    snapshot[table_name] = await db(table_name).where({ team_id: teamId }).orderBy('id');
+    // A team's one row (its events feed head) has no id of its own.
+    const order = table_name === 'team_event_heads' ? 'team_id' : 'id';
+    snapshot[table_name] = await db(table_name).where({ team_id: teamId }).orderBy(order);
   }
   return snapshot;
 }

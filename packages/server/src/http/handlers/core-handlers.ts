@@ -1,7 +1,7 @@
 import type { CoreEndpoints } from '@vsf/contract';
 import type { SpecialHandlers } from '../handler.js';
 
-/** Keys, cars, customers, contacts, locations, event types: every handler works inside the calling key's team (`auth.teamId`). */
+/** Keys, cars, customers, contacts, locations, event types, the events feed: every handler works inside the calling key's team (`auth.teamId`). */
 export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
   getAuthKey: async ({ auth }) => ({
     data: {
@@ -14,4 +14,11 @@ export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
       createdAt: auth.createdAt,
     },
   }),
+
+  listEvents: async ({ auth, query, services, res }) => {
+    // A long poll ends when its client leaves.
+    const left = new AbortController();
+    res.on('close', () => left.abort());
+    return services.events.list(auth, query, left.signal);
+  },
 };

@@ -34,6 +34,16 @@ export class MarketingAssets extends TeamResource<V1MarketingAsset, MarketingAss
     return { records: await this.withMedia(this.deps.db, teamId, rows), total: page.total };
   }
 
+  override async recordsOf(teamId: string, stored: readonly Record<string, unknown>[]) {
+    const assets = stored.map((row) => this.table.toRecord(row));
+    const media = await this.mediaOf(this.deps.db, teamId, assets);
+    // An asset deleted since has no bytes' row left: its event shows the asset's own row.
+    return assets.map((a) => {
+      const bytes = media.get(a.id);
+      return bytes ? toAsset(a, bytes) : (a as unknown as V1MarketingAsset);
+    });
+  }
+
   override async get(teamId: string, id: string): Promise<V1MarketingAsset> {
     const row = await this.findRow(teamId, [id]);
     return (await this.withMedia(this.deps.db, teamId, [row]))[0] as V1MarketingAsset;
@@ -45,7 +55,16 @@ export class MarketingAssets extends TeamResource<V1MarketingAsset, MarketingAss
   }
 
   private async withMedia(db: Executor, teamId: string, assets: MarketingAssetRow[]): Promise<V1MarketingAsset[]> {
-    if (assets.length === 0) return [];
+    const media = await this.mediaOf(db, teamId, assets);
+    return assets.map((a) => toAsset(a, media.get(a.id) as MediaRow));
+  }
+
+  private async mediaOf(
+    db: Executor,
+    teamId: string,
+    assets: readonly MarketingAssetRow[],
+  ): Promise<Map<string, MediaRow>> {
+    if (assets.length === 0) return new Map();
     const rows = await mediaTable
       .scoped(db, teamId)
       .whereIn(
@@ -53,8 +72,7 @@ export class MarketingAssets extends TeamResource<V1MarketingAsset, MarketingAss
         assets.map((a) => a.id),
       )
       .select('media.*');
-    const media = new Map(rows.map((r: Record<string, unknown>) => [r.id as string, mediaTable.toRecord(r)]));
-    return assets.map((a) => toAsset(a, media.get(a.id) as MediaRow));
+    return new Map(rows.map((r: Record<string, unknown>) => [r.id as string, mediaTable.toRecord(r) as MediaRow]));
   }
 
   override async create(teamId: string, payload: unknown): Promise<V1MarketingAsset> {

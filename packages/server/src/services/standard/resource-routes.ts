@@ -1,4 +1,4 @@
-import { apiEndpoints, type EndpointDefinition, pathParamNames } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, pathParamNames, snakeCase } from '@vsf/contract';
 import type { Executor, TeamScopedTable } from '../../repositories/team-scoped-table.js';
 import { checkReferences, type Reference } from '../check-references.js';
 import { RESOURCE_TABLES } from './resource-tables.js';
@@ -13,6 +13,8 @@ export interface ResourceRoutes {
   readonly itemParam: string;
   /** The path parameters of the collection: the parents' ids, each also a field of the record (`formId`). */
   readonly parentParams: readonly string[];
+  /** The record's name in the contract, snake_case (`getCarPhoto` → `car_photo`): its events' `resource`. */
+  readonly eventResource: string;
 }
 
 export type StandardOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -38,6 +40,7 @@ function readRoutes(): Map<string, ResourceRoutes> {
       label: item.resourceName,
       itemParam: itemParams[itemParams.length - 1] as string,
       parentParams: pathParamNames(collection.path),
+      eventResource: snakeCase((endpoints.get ?? collection).operationId.replace(/^(get|list)/, '')).replace(/^_/, ''),
     });
   }
   return routes;

@@ -83,6 +83,34 @@ export class TeamResource<R extends Identified, Row extends Identified = R> {
     return this.options.present ? this.options.present(row) : (row as unknown as R);
   }
 
+  /**
+   * Stored rows (an event's, as the database wrote them) as `GET` shows them; undefined for a row of a
+   * shared table that is another resource's. Resources whose record joins other tables override it.
+   */
+  async recordsOf(_teamId: string, rows: readonly Record<string, unknown>[]): Promise<(R | undefined)[]> {
+    return rows.map((stored) => {
+      const row = this.table.toRecord(stored);
+      const fixed = Object.entries(this.options.fixed ?? {}) as [string, unknown][];
+      return fixed.every(([field, value]) => (row as Record<string, unknown>)[field] === value)
+        ? this.present(row)
+        : undefined;
+    });
+  }
+
+  /** The contract's name of this resource's records, in snake_case (`car_photo`): an event's `resource`. */
+  get eventResource(): string {
+    return this.routes.eventResource;
+  }
+
+  /** What a key needs to read this resource's records, and so to see their events. */
+  get readScopes() {
+    return (this.routes.endpoints.get ?? this.routes.endpoints.list)?.scopes;
+  }
+
+  get storageTable(): string {
+    return this.table.table;
+  }
+
   async list(teamId: string, ...args: unknown[]): Promise<ListResult<R>> {
     const parentIds = await this.parents(teamId, args);
     const query = args[this.routes.parentParams.length] as Query;

@@ -1,0 +1,144 @@
+import type { EndpointQuery, EventsPage, listEvents, V1Event } from '@vsf/contract';
+import { ApiHttpError } from '../errors/api-http-error.js';
+import { eventsAfter, feedHead, pruneEvents, type StoredEvent } from '../repositories/team-events.js';
+import { type AuthContext, firstMissingScope } from './auth-service.js';
+import type { ServiceDeps } from './service-deps.js';
+import type { TeamResource } from './standard/team-resource.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: resources of every record type feed one list.
+type AnyResource = TeamResource<any, any>;
+
+/** How often a waiting feed request looks at the team's head (one indexed row). */
+const WAIT_POLL_MS = 200;
+/** Retention runs at most this often per instance, from the feed's own requests. */
+const PRUNE_EVERY_MS = 60_000;
+
+export interface EventsOptions {
+  /** Events older than this are deleted (`VSF_EVENTS_RETENTION_DAYS`, default 30). */
+  retentionDays: number;
+  /** Aborted when the server shuts down: waiting requests answer at once instead of holding it up. */
+  stopping?: AbortSignal | undefined;
+}
+
+const cursorGone = (after: number, prunedThrough: number) =>
+  new ApiHttpError(
+    410,
+    'gone',
+    `Events after cursor ${after} are no longer kept (the oldest kept follows ${prunedThrough}): resync the records, then follow from the nextCursor of GET /events?limit=0`,
+  );
+
+/**
+ * The `events` extension: the team's changes in commit order, each shown as `GET` shows its record, to the
+ * keys that can read that resource. The events themselves are written by the database (migration 024).
+ */
+export class EventsService {
+  private lastPrune = 0;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly resources: readonly AnyResource[],
+    private readonly options: EventsOptions,
+  ) {}
+
+  /** `signal`: the client went away, so a wait ends early. */
+  async list(auth: AuthContext, query: EndpointQuery<typeof listEvents>, gone?: AbortSignal): Promise<EventsPage> {
+    const signal =
+      gone && this.options.stopping ? AbortSignal.any([gone, this.options.stopping]) : (gone ?? this.options.stopping);
+    await this.pruneNow();
+    const readable = this.readableByTable(auth);
+    const tables = [...readable.keys()];
+    let head = await feedHead(this.deps.db, auth.teamId);
+    if (query.after !== undefined && query.after < head.prunedThrough)
+      throw cursorGone(query.after, head.prunedThrough);
+    let after = query.after ?? head.prunedThrough;
+    if (query.limit === 0) return { data: [], nextCursor: Math.max(after, head.lastCursor), hasMore: false };
+    const deadline = Date.now() + query.wait * 1000;
+    for (;;) {
+      const stored = await eventsAfter(this.deps.db, auth.teamId, {
+        after,
+        through: head.lastCursor,
+        tables,
+        limit: query.limit + 1,
+      });
+      const hasMore = stored.length > query.limit;
+      const page = stored.slice(0, query.limit);
+      const data = await this.present(auth.teamId, page, readable);
+      // Past the last event looked at, or past every event this key may not see up to the head.
+      const nextCursor = hasMore ? (page[page.length - 1]?.cursor ?? after) : Math.max(after, head.lastCursor);
+      if (data.length > 0 || hasMore || Date.now() >= deadline || signal?.aborted) {
+        return { data, nextCursor, hasMore };
+      }
+      after = nextCursor;
+      while (Date.now() < deadline && !signal?.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, deadline - Date.now())));
+        const next = await feedHead(this.deps.db, auth.teamId);
+        if (next.lastCursor > after) {
+          head = next;
+          break;
+        }
+      }
+    }
+  }
+
+  /** Deletes events past the retention, at most once a minute per instance. */
+  async pruneNow(force = false): Promise<number> {
+    const now = this.deps.now().getTime();
+    if (!force && now - this.lastPrune < PRUNE_EVERY_MS) return 0;
+    this.lastPrune = now;
+    return pruneEvents(this.deps.db, new Date(now - this.options.retentionDays * 86_400_000));
+  }
+
+  /** The resources whose records this key can read, by the table that stores them. */
+  private readableByTable(auth: AuthContext): Map<string, AnyResource[]> {
+    const byTable = new Map<string, AnyResource[]>();
+    for (const resource of this.resources) {
+      const scopes = resource.readScopes;
+      if (!scopes || firstMissingScope(auth.scopes, scopes)) continue;
+      byTable.set(resource.storageTable, [...(byTable.get(resource.storageTable) ?? []), resource]);
+    }
+    return byTable;
+  }
+
+  private async present(
+    teamId: string,
+    page: readonly StoredEvent[],
+    readable: ReadonlyMap<string, AnyResource[]>,
+  ): Promise<V1Event[]> {
+    const shown = new Map<StoredEvent, { resource: AnyResource; record: Record<string, unknown> }>();
+    for (const [table, resources] of readable) {
+      const rows = page.filter((event) => event.tableName === table && event.record);
+      if (rows.length === 0) continue;
+      for (const resource of resources) {
+        const records = await resource.recordsOf(
+          teamId,
+          rows.map((event) => event.record as Record<string, unknown>),
+        );
+        rows.forEach((event, index) => {
+          const record = records[index];
+          if (record && !shown.has(event)) shown.set(event, { resource, record });
+        });
+      }
+    }
+    return page.flatMap((event) => {
+      const match = shown.get(event);
+      // A row of a shared table no readable resource claims (another kind of media) is not this key's event.
+      if (!match) return [];
+      const updatedAt = match.record.updatedAt;
+      const action = event.action === 'soft_deleted' ? 'deleted' : event.action;
+      return [
+        {
+          id: event.id,
+          cursor: event.cursor,
+          type: `${match.resource.eventResource}.${action}`,
+          resource: match.resource.eventResource,
+          action,
+          recordId: event.recordId,
+          recordUpdatedAt: typeof updatedAt === 'string' ? updatedAt : null,
+          // A hard delete shows no record: it no longer exists. A soft delete shows it with its deletedAt.
+          data: event.action === 'deleted' ? null : match.record,
+          createdAt: event.createdAt.toISOString(),
+        },
+      ];
+    });
+  }
+}
