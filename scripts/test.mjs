@@ -13,7 +13,12 @@ const DATABASE_PROJECTS = ['server'];
  * Suites of the tests package whose server side must hold on both engines too: the mirrors, the offline
  * queue's exactly-once delivery, the admin page.
  */
-const DATABASE_TEST_SUITES = ['tests/sync/', 'tests/cli/offline-queue.test.ts', 'tests/browser/admin-page.test.ts'];
+const DATABASE_TEST_SUITES = [
+  'tests/sync/',
+  'tests/cli/offline-queue.test.ts',
+  'tests/cli/sync-follow.test.ts',
+  'tests/browser/admin-page.test.ts',
+];
 const stress = process.argv.includes('--stress');
 const args = process.argv.slice(2).filter((a) => a !== '--stress');
 /** The suites with a longer variant under VSF_STRESS (see the README's reliability table). */
@@ -26,6 +31,7 @@ const STRESS_SUITES = [
   'packages/server/test/parking-concurrency.test.ts',
   'tests/sync/chaos-sync.test.ts',
   'tests/cli/sync-crash-resume.test.ts',
+  'tests/cli/sync-follow.test.ts',
 ];
 const isCi = process.env.CI === 'true' || process.env.CI === '1';
 

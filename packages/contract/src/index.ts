@@ -21,6 +21,7 @@ export * from './endpoints/parking-field-scopes.js';
 export * from './endpoints/social-events.js';
 export * from './endpoints/social-posts.js';
 export * from './endpoints/templates.js';
+export * from './event-resource.js';
 export * from './extensions.js';
 export * from './image-type.js';
 export * from './openapi/build-openapi-document.js';

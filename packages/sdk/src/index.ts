@@ -10,9 +10,17 @@ export { consoleLogger, type Logger, type LogLevel, parseLogLevel } from './core
 export * from './core/page.js';
 export type { PhotoBytes, PhotoSource } from './core/photo-file.js';
 export type { PhotoUpload } from './extensions/cars-photos.js';
+export type { FollowOptions } from './extensions/events.js';
 // Named, not `*`: the contract exports values of the same names (with schemas); these are the SDK's plain ones.
 export { adminEndpoints } from './generated/admin-endpoints.js';
 export { apiEndpoints } from './generated/api-endpoints.js';
 export { ALL_SCOPES, PHOTO_MAX_BYTES } from './generated/constants.js';
 export * from './generated/vsf-admin-client.js';
 export * from './generated/vsf-client.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookVerificationError,
+  webhooks,
+} from './webhooks/verify-webhook.js';

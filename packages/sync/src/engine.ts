@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { syncThroughFeed } from './feed/feed-run.js';
 import { type ResourceSpec, selectResources } from './resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
 import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
@@ -36,6 +37,10 @@ export interface ResourceSummary {
   retries: number;
   /** Server start time of this run, now the watermark (null unless completed). */
   watermark: string | null;
+  /** Changes applied from the server's events feed (the `events` extension), when it announces one. */
+  feedChanges?: number;
+  /** Where the resource now follows the feed from. */
+  feedCursor?: number;
   error?: string;
 }
 
@@ -56,6 +61,14 @@ export interface SyncOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** The run's retry budget for page requests (these replace the SDK client's own retries). */
   retry?: RetryOptions | undefined;
+  /**
+   * Follow the server's events feed where it announces one (default): an incremental run reads the
+   * changes since the mirror's cursor (hard deletes included, no lookback re-reads) instead of lists.
+   * `false` syncs by lists only, as against a spec-only server.
+   */
+  useFeed?: boolean | undefined;
+  /** @internal A completed run records this as the resource's feed cursor (the feed's end before it began). */
+  feedCursorOnComplete?: number | undefined;
 }
 
 export interface SyncResult {
@@ -66,6 +79,11 @@ export interface SyncResult {
   /** Why the run was stopped before every resource was tried (server unreachable, retries spent). */
   error?: string;
   stopReason?: StopReason;
+  /** Whether the server announced the events feed (undefined when the run did not ask: dry runs, `useFeed: false`). */
+  feed?: {
+    announced: boolean /** Set when the feed no longer had the mirror's cursor and a full run replaced it. */;
+    resynced?: string;
+  };
 }
 
 /** Full and incremental sync of every selected resource into one sink, holding the sink's lock. */
@@ -76,29 +94,70 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     await sink.prepare(resources);
     await sink.lock('vsf sync');
   }
-  const retries = new RunRetries(options.retry, options.source.url);
   try {
-    const summaries: ResourceSummary[] = [];
-    const queue = [...resources];
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        // A stopped run starts nothing more: the next resource would only fail the same way.
-        summaries.push(retries.abortReason ? skipped(next, options) : await syncResource(next, options, retries));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
-    // Code-unit order, not localeCompare: names are ASCII, and the first collation loads ICU's data (~3 MB of RSS).
-    summaries.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
-    const error = retries.abortReason?.message;
-    return {
-      ok: !error && summaries.every((s) => s.status !== 'failed'),
-      resources: summaries,
-      retries: retries.summary,
-      ...(error ? { error, stopReason: retries.abortReason?.reason } : {}),
-    };
+    return await syncLocked(options, resources);
   } finally {
     if (!options.dryRun) await sink.unlock();
   }
+}
+
+/** A run on a sink already prepared and locked by the caller (`sync`, or a follower holding it throughout). */
+export async function syncLocked(options: SyncOptions, resources: ResourceSpec[]): Promise<SyncResult> {
+  const retries = new RunRetries(options.retry, options.source.url);
+  const feed = options.dryRun || options.useFeed === false ? undefined : options.source.feed;
+  const probe = resources[0];
+  if (!feed || !probe) return syncResources(resources, options, retries);
+  // Whether the server announces its feed, learnt from the first page of the first resource (one record):
+  // its failures and retries are that resource's, as they would be without the feed.
+  let probeRetries = 0;
+  let announced = false;
+  try {
+    announced = await retries.attempt(
+      `${probe.name} page 1`,
+      (signal) => feed.announced(probe, signal),
+      () => probeRetries++,
+    );
+  } catch (error) {
+    if (retries.abortReason) {
+      const stopped = await syncResources(resources, options, retries);
+      const first = stopped.resources.find((r) => r.resource === probe.name);
+      if (first) Object.assign(first, { status: 'failed', error: (error as Error).message, retries: probeRetries });
+      return stopped;
+    }
+    // This resource cannot be listed (a missing scope): its own run reports why; the others go on by lists.
+  }
+  const result = announced
+    ? await syncThroughFeed({ ...options, feed, selected: resources, retries })
+    : { ...(await syncResources(resources, options, retries)), feed: { announced: false } };
+  const first = result.resources.find((r) => r.resource === probe.name);
+  if (first) first.retries += probeRetries;
+  return result;
+}
+
+/** Each resource by its list, `concurrency` at a time; the run's result once all are done or it stopped. */
+export async function syncResources(
+  resources: readonly ResourceSpec[],
+  options: SyncOptions,
+  retries: RunRetries,
+): Promise<SyncResult> {
+  const summaries: ResourceSummary[] = [];
+  const queue = [...resources];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      // A stopped run starts nothing more: the next resource would only fail the same way.
+      summaries.push(retries.abortReason ? skipped(next, options) : await syncResource(next, options, retries));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  // Code-unit order, not localeCompare: names are ASCII, and the first collation loads ICU's data (~3 MB of RSS).
+  summaries.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  const error = retries.abortReason?.message;
+  return {
+    ok: !error && summaries.every((s) => s.status !== 'failed'),
+    resources: summaries,
+    retries: retries.summary,
+    ...(error ? { error, stopReason: retries.abortReason?.reason } : {}),
+  };
 }
 
 /** A summary before any page is read; a skipped resource is reported as one that stays so. */
@@ -176,9 +235,11 @@ export async function syncResource(
           runId: outcome.runId,
           watermark: outcome.startedAt,
           prune,
+          feedCursor: options.feedCursorOnComplete,
         });
         summary.deleted = deleted;
         summary.watermark = outcome.startedAt;
+        if (options.feedCursorOnComplete !== undefined) summary.feedCursor = options.feedCursorOnComplete;
         // A resumed run finishes as of its original start: records changed while it was interrupted
         // may sit on pages it had already read. Catch up now, so one command leaves the mirror current
         // instead of one cron interval behind.

@@ -20,6 +20,8 @@ export interface ListRoute {
 export interface ResourceSpec {
   /** `cars`, `event_types`, `marketing_campaigns`: also the table name. */
   readonly name: string;
+  /** The `resource` of this table's records in the events feed (`car`, `parking_zone`). */
+  readonly event: string;
   readonly route: ListRoute;
   readonly columns: readonly ColumnSpec[];
   /** Soft deletes arrive as rows with `deletedAt` when the list is asked for them. */

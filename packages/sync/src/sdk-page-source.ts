@@ -1,6 +1,16 @@
 import type { VsfClient } from '@vsf/sdk';
 import type { ResourceSpec } from './resources.js';
-import type { FetchedPage, PageRequest, PageSource } from './source.js';
+import {
+  FeedCursorGoneError,
+  type FeedPage,
+  type FeedRequest,
+  type FetchedPage,
+  type PageRequest,
+  type PageSource,
+} from './source.js';
+
+/** The extension a server names in `Vsf-Extensions` when it serves `GET /events`. */
+const EVENTS_EXTENSION = 'events';
 
 interface ListBody {
   data: Record<string, unknown>[];
@@ -15,8 +25,38 @@ interface ListBody {
  * stop a run whose server is down instead of retrying each resource in turn.
  */
 export function sdkPageSource(client: VsfClient): PageSource {
-  return {
+  const source: PageSource = {
     url: client.baseUrl,
+    feed: {
+      async announced(probe, signal) {
+        // Every response names the server's extensions; a spec-only server names none, and is asked once per run.
+        if (!client.serverExtensions.has(EVENTS_EXTENSION))
+          await source.fetchPage(probe, { page: 1, limit: 1, signal });
+        return client.serverExtensions.has(EVENTS_EXTENSION);
+      },
+      async fetchEvents(request: FeedRequest): Promise<FeedPage> {
+        const query = {
+          limit: request.limit,
+          wait: request.wait ?? 0,
+          ...(request.after === undefined ? {} : { after: request.after }),
+        };
+        try {
+          const { data, response } = await client.events
+            // A long poll must not outlive its own timeout.
+            .list(query, { maxRetries: 0, signal: request.signal, timeout: (query.wait + 15) * 1000 })
+            .withResponse();
+          return {
+            events: data.data,
+            nextCursor: data.nextCursor,
+            hasMore: data.hasMore,
+            serverDate: serverDateOf(response, 'events'),
+          };
+        } catch (error) {
+          if ((error as { status?: number }).status === 410) throw new FeedCursorGoneError((error as Error).message);
+          throw error;
+        }
+      },
+    },
     async fetchPage(resource: ResourceSpec, request: PageRequest): Promise<FetchedPage> {
       const query = {
         page: request.page,
@@ -28,12 +68,23 @@ export function sdkPageSource(client: VsfClient): PageSource {
       const { data, response } = await client
         .request<ListBody>(resource.route, { query }, { maxRetries: 0, signal: request.signal })
         .withResponse();
-      const date = response.headers.get('date');
-      const serverDate = date ? new Date(date) : undefined;
-      if (!serverDate || Number.isNaN(serverDate.getTime())) {
-        throw new Error(`${resource.name}: the server sent no valid Date header; a sync needs the server's clock`);
-      }
-      return { records: data.data, page: data.page, limit: data.limit, total: data.total, serverDate };
+      return {
+        records: data.data,
+        page: data.page,
+        limit: data.limit,
+        total: data.total,
+        serverDate: serverDateOf(response, resource.name),
+      };
     },
   };
+  return source;
+}
+
+function serverDateOf(response: Response, what: string): Date {
+  const date = response.headers.get('date');
+  const serverDate = date ? new Date(date) : undefined;
+  if (!serverDate || Number.isNaN(serverDate.getTime())) {
+    throw new Error(`${what}: the server sent no valid Date header; a sync needs the server's clock`);
+  }
+  return serverDate;
 }

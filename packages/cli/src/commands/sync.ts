@@ -1,4 +1,4 @@
-import { type SyncProgress, sdkPageSource, sync } from '@vsf/sync';
+import { follow, type SyncOptions, type SyncProgress, type SyncResult, sdkPageSource, sync } from '@vsf/sync';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
@@ -13,6 +13,9 @@ interface SyncFlags extends MirrorFlags {
   dryRun?: boolean;
   prune?: boolean;
   lookback: number;
+  follow?: boolean;
+  interval: number;
+  feed: boolean;
 }
 
 /** A live bar per resource on a terminal; plain log lines (no control codes) otherwise. */
@@ -71,49 +74,107 @@ export function registerSyncCommand(program: Command): void {
     .option('--full', 'ignore the watermark and fetch everything')
     .option('--dry-run', 'show what would be fetched; write nothing')
     .option('--prune', 'after a complete full run, delete mirrored rows the server no longer has')
-    .option('--lookback <seconds>', 'how far before the last run an incremental run looks', seconds, 60);
+    .option('--lookback <seconds>', 'how far before the last run an incremental run looks', seconds, 60)
+    .option(
+      '--follow',
+      'after syncing, keep the mirror current: tail the events feed, or poll where the server has none',
+    )
+    .option(
+      '--interval <seconds>',
+      'with --follow against a server without the events feed: seconds between runs',
+      seconds,
+      30,
+    )
+    .option('--no-feed', 'sync by lists only, even where the server announces its events feed');
   addMirrorFlags(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --json   # for cron: a machine-readable summary, exit 1 on failure\n  vsf sync verify   # compare the mirror with the server; exit 1 on drift',
+      '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --follow                         # stay current until SIGTERM\n  vsf sync --json   # for cron: a machine-readable summary, exit 1 on failure\n  vsf sync verify   # compare the mirror with the server; exit 1 on drift',
     )
     .action(async (o: SyncFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       const client = createClient(globals);
       const sink = openMirror(o.to);
       const progress = progressReporter(globals);
+      const options: SyncOptions = {
+        source: sdkPageSource(client),
+        sink,
+        resources: o.resources,
+        mode: o.full ? 'full' : 'auto',
+        lookbackMs: o.lookback * 1000,
+        prune: Boolean(o.prune),
+        dryRun: Boolean(o.dryRun),
+        onProgress: progress.update,
+        retry: retryOptions(o),
+        useFeed: o.feed,
+      };
       try {
-        const result = await sync({
-          source: sdkPageSource(client),
-          sink,
-          resources: o.resources,
-          mode: o.full ? 'full' : 'auto',
-          lookbackMs: o.lookback * 1000,
-          prune: Boolean(o.prune),
-          dryRun: Boolean(o.dryRun),
-          onProgress: progress.update,
-          retry: retryOptions(o),
-        });
-        progress.stop();
-        if (globals.json) {
-          printJson({
-            ok: result.ok,
-            to: o.to,
-            retries: result.retries,
-            ...(result.error ? { error: result.error, stopReason: result.stopReason } : {}),
-            resources: result.resources,
-          });
-        } else {
-          process.stdout.write(renderTable(result.resources as unknown as Record<string, unknown>[], summaryColumns));
-          process.stdout.write(`${describeRetries(result.retries)}\n`);
+        if (o.follow) {
+          await followMirror(options, o, globals);
+          return;
         }
-        // The reason a run stopped early goes to stderr even with --json: cron mails stderr.
-        if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
-        if (!result.ok) process.exitCode = result.stopReason === 'key-refused' ? EXIT.auth : EXIT.failure;
+        const result = await sync(options);
+        progress.stop();
+        report(result, o, globals);
       } finally {
         progress.stop();
         await sink.close();
       }
     });
   registerSyncVerifyCommand(command);
+}
+
+/** The summary of a run: a table, or JSON for cron; the reason a run stopped early on stderr either way. */
+function report(result: SyncResult, o: SyncFlags, globals: GlobalOptions): void {
+  if (globals.json) {
+    printJson({
+      ok: result.ok,
+      to: o.to,
+      retries: result.retries,
+      ...(result.error ? { error: result.error, stopReason: result.stopReason } : {}),
+      resources: result.resources,
+    });
+  } else {
+    process.stdout.write(renderTable(result.resources as unknown as Record<string, unknown>[], summaryColumns));
+    process.stdout.write(`${describeRetries(result.retries)}\n`);
+  }
+  // The reason a run stopped early goes to stderr even with --json: cron mails stderr.
+  if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
+  if (result.feed?.resynced) process.stderr.write(`vsf: ${result.feed.resynced}; synced in full instead\n`);
+  if (!result.ok) process.exitCode = result.stopReason === 'key-refused' ? EXIT.auth : EXIT.failure;
+}
+
+/**
+ * `--follow`: runs until SIGTERM or SIGINT, which end it cleanly (exit 0) after the change being applied.
+ * The first run's summary is printed as a plain run's is; then a line per page of changes on stderr.
+ */
+async function followMirror(options: SyncOptions, o: SyncFlags, globals: GlobalOptions): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  let first = true;
+  const say = (line: string) => {
+    if (!globals.quiet) process.stderr.write(`vsf: ${line}\n`);
+  };
+  try {
+    await follow({
+      ...options,
+      signal: stop.signal,
+      pollIntervalMs: o.interval * 1000,
+      onRun: (result) => {
+        if (first) report(result, o, globals);
+        first = false;
+        process.exitCode = 0;
+      },
+      onApplied: (page) => {
+        if (page.events > 0)
+          say(`applied ${page.events} change${page.events === 1 ? '' : 's'} (cursor ${page.cursor})`);
+      },
+      onNotice: say,
+    });
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
 }

@@ -8,6 +8,7 @@ import type { ClientOptions, RequestOptions } from '../core/client-options.js';
 import type { DataOf, ListItem } from '../core/endpoint-types.js';
 import type { PagePromise } from '../core/page.js';
 import { CarsPhotosResourceExtension } from '../extensions/cars-photos.js';
+import { EventsResourceExtension } from '../extensions/events.js';
 import { apiEndpoints as routes } from './api-endpoints.js';
 
 export class AppointmentsResource extends APIResource {
@@ -491,7 +492,7 @@ export class CustomersResource extends APIResource {
   }
 }
 
-export class EventsResource extends APIResource {
+export class EventsResource extends EventsResourceExtension {
   /**
    * The team’s changes, in the order they happened
    *

@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceSpec } from '../resources.js';
 import { processAlive } from './process-alive.js';
-import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from './sink.js';
+import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
 
 interface ResourceFile {
   state: ResourceState;
@@ -101,7 +101,7 @@ export class JsonlSink implements Sink {
     }
     if (lines.length > 0) appendFileSync(this.file(resource, '.jsonl'), `${lines.join('\n')}\n`);
     this.logIndexes.delete(resource.name);
-    data.state = { watermark: data.state.watermark, checkpoint };
+    data.state = { ...data.state, checkpoint };
     this.save(resource, data);
     return { upserted: lines.length };
   }
@@ -112,7 +112,10 @@ export class JsonlSink implements Sink {
     this.save(resource, data);
   }
 
-  async completeRun(resource: ResourceSpec, run: { runId: string; watermark: string; prune: boolean }) {
+  async completeRun(
+    resource: ResourceSpec,
+    run: { runId: string; watermark: string; prune: boolean; feedCursor?: number | undefined },
+  ) {
     const data = this.load(resource);
     let deleted = 0;
     if (run.prune) {
@@ -128,9 +131,54 @@ export class JsonlSink implements Sink {
         deleted = gone.length;
       }
     }
-    data.state = { watermark: run.watermark, checkpoint: null };
+    data.state = {
+      watermark: run.watermark,
+      checkpoint: null,
+      feedCursor: run.feedCursor ?? data.state.feedCursor ?? null,
+    };
     this.save(resource, data);
     return { deleted };
+  }
+
+  /**
+   * Per resource: the page's lines appended, then its index and cursor saved. Not one transaction across
+   * files: a crash between two resources leaves the second at its older cursor, and it applies those
+   * events again on the next run (a repeated line, as for pages; never a lost one).
+   */
+  async applyChanges(changes: readonly ResourceChanges[], position: { cursor: number; watermark: string | null }) {
+    const now = new Date().toISOString();
+    let upserted = 0;
+    let deleted = 0;
+    for (const { resource, upserts, deletes } of changes) {
+      const data = this.load(resource);
+      const lines: string[] = [];
+      let removed = 0;
+      for (const record of upserts) {
+        const id = String(record.id);
+        const updatedAt = (record.updatedAt as string | null | undefined) ?? null;
+        const known = data.index[id];
+        if (known && known[0] !== null && updatedAt !== null && Date.parse(updatedAt) < Date.parse(known[0])) continue;
+        lines.push(JSON.stringify({ op: 'upsert', id, record, syncedAt: now }));
+        data.index[id] = [updatedAt, known?.[1] ?? `events:${position.cursor}`];
+      }
+      for (const id of deletes) {
+        if (!data.index[id]) continue;
+        lines.push(JSON.stringify({ op: 'delete', id, syncedAt: now }));
+        delete data.index[id];
+        removed++;
+      }
+      upserted += lines.length - removed;
+      deleted += removed;
+      if (lines.length > 0) appendFileSync(this.file(resource, '.jsonl'), `${lines.join('\n')}\n`);
+      this.logIndexes.delete(resource.name);
+      data.state = {
+        watermark: position.watermark ?? data.state.watermark,
+        checkpoint: data.state.checkpoint,
+        feedCursor: Math.max(position.cursor, data.state.feedCursor ?? 0),
+      };
+      this.save(resource, data);
+    }
+    return { upserted, deleted };
   }
 
   /** The log folded to its latest state per id. */

@@ -18,6 +18,18 @@ export interface ResourceState {
   /** Server start time of the last completed run. */
   watermark: string | null;
   checkpoint: Checkpoint | null;
+  /**
+   * Where this resource follows the server's events feed from (the `events` extension): every change up
+   * to this cursor is in the mirror. Null until a run against a server announcing the feed set it.
+   */
+  feedCursor?: number | null | undefined;
+}
+
+/** One resource's share of a page of the events feed: records as written, and ids hard-deleted. */
+export interface ResourceChanges {
+  resource: ResourceSpec;
+  upserts: Record<string, unknown>[];
+  deletes: string[];
 }
 
 /** Reads a mirror a page at a time without changing it: what `verify` compares with the server. */
@@ -51,11 +63,23 @@ export interface Sink extends MirrorReader {
   ): Promise<{ upserted: number }>;
   /** Drops the checkpoint of an abandoned attempt (a run being redone). */
   resetCheckpoint(resource: ResourceSpec): Promise<void>;
-  /** Moves the watermark, clears the checkpoint and, with `prune`, removes rows the run did not see. */
+  /**
+   * Moves the watermark, clears the checkpoint and, with `prune`, removes rows the run did not see;
+   * `feedCursor`, when given, becomes where the resource follows the events feed from.
+   */
   completeRun(
     resource: ResourceSpec,
-    run: { runId: string; watermark: string; prune: boolean },
+    run: { runId: string; watermark: string; prune: boolean; feedCursor?: number | undefined },
   ): Promise<{ deleted: number }>;
+  /**
+   * Applies a page of the events feed: upserts (newer `updatedAt` wins, as for pages) and hard deletes,
+   * and moves each listed resource's feed cursor to `cursor` (and its watermark, when given), all in one
+   * transaction where the sink has them, so a change and the cursor past it are never apart.
+   */
+  applyChanges(
+    changes: readonly ResourceChanges[],
+    position: { cursor: number; watermark: string | null },
+  ): Promise<{ upserted: number; deleted: number }>;
   /** Every mirrored row of a resource, as API records (tests and exports). */
   readAll(resource: ResourceSpec): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ResourceSpec } from '../resources.js';
 import { processAlive } from './process-alive.js';
-import { type Checkpoint, type ResourceState, type Sink, SyncLockedError } from './sink.js';
+import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
 import { columnType } from './sql/column-types.js';
 import { PostgresConnection } from './sql/postgres-connection.js';
 import { quote, type SqlConnection } from './sql/sql-connection.js';
@@ -14,12 +14,13 @@ const LOCK_NAME = 'mirror';
 /** Records per upsert statement: 200 × ~25 columns stays far below SQLite's and PostgreSQL's parameter limits. */
 const UPSERT_ROWS = 200;
 const SAVE_STATE =
-  `insert into ${STATE_TABLE} (resource, watermark, checkpoint, updated_at) values (?, ?, ?, ?) ` +
-  'on conflict (resource) do update set watermark = excluded.watermark, checkpoint = excluded.checkpoint, updated_at = excluded.updated_at';
+  `insert into ${STATE_TABLE} (resource, watermark, checkpoint, feed_cursor, updated_at) values (?, ?, ?, ?, ?) ` +
+  'on conflict (resource) do update set watermark = excluded.watermark, checkpoint = excluded.checkpoint, feed_cursor = excluded.feed_cursor, updated_at = excluded.updated_at';
 
 interface StateRow {
   watermark: string | null;
   checkpoint: string | null;
+  feed_cursor: number | string | null;
 }
 
 /**
@@ -56,8 +57,11 @@ export class SqlSink implements Sink {
   async prepare(resources: ResourceSpec[]): Promise<void> {
     const db = await this.db();
     await db.run(
-      `create table if not exists ${STATE_TABLE} (resource text, watermark text, checkpoint text, updated_at text not null, primary key (resource))`,
+      `create table if not exists ${STATE_TABLE} (resource text, watermark text, checkpoint text, feed_cursor bigint, updated_at text not null, primary key (resource))`,
     );
+    // Mirrors made before the events feed have no cursor column yet.
+    if (!(await db.columns(STATE_TABLE)).has('feed_cursor'))
+      await db.run(`alter table ${STATE_TABLE} add column feed_cursor bigint`);
     await db.run(
       `create table if not exists ${LOCK_TABLE} (name text, owner text not null, pid integer not null, host text not null, acquired_at text not null, primary key (name))`,
     );
@@ -135,12 +139,14 @@ export class SqlSink implements Sink {
   }
 
   private async stateIn(db: SqlConnection, resource: ResourceSpec): Promise<ResourceState> {
-    const [row] = await db.query<StateRow>(`select watermark, checkpoint from ${STATE_TABLE} where resource = ?`, [
-      resource.name,
-    ]);
+    const [row] = await db.query<StateRow>(
+      `select watermark, checkpoint, feed_cursor from ${STATE_TABLE} where resource = ?`,
+      [resource.name],
+    );
     return {
       watermark: row?.watermark ?? null,
       checkpoint: row?.checkpoint ? (JSON.parse(row.checkpoint) as Checkpoint) : null,
+      feedCursor: row?.feed_cursor === null || row?.feed_cursor === undefined ? null : Number(row.feed_cursor),
     };
   }
 
@@ -149,6 +155,7 @@ export class SqlSink implements Sink {
       resource.name,
       state.watermark,
       state.checkpoint ? JSON.stringify(state.checkpoint) : null,
+      state.feedCursor ?? null,
       new Date().toISOString(),
     ]);
   }
@@ -211,7 +218,7 @@ export class SqlSink implements Sink {
         await tx.run(this.upsertSql(resource, chunk.length), bindings);
       }
       const state = await this.stateIn(tx, resource);
-      await this.saveState(tx, resource, { watermark: state.watermark, checkpoint });
+      await this.saveState(tx, resource, { ...state, checkpoint });
       return { upserted: unique.length };
     });
   }
@@ -229,30 +236,75 @@ export class SqlSink implements Sink {
     now: string,
   ): Promise<{ upserted: number }> {
     const upsert = db.prepare(this.upsertSql(resource, 1));
-    const readWatermark = db.prepare(`select watermark from ${STATE_TABLE} where resource = ?`);
+    const readState = db.prepare(`select watermark, feed_cursor from ${STATE_TABLE} where resource = ?`);
     const writeState = db.prepare(SAVE_STATE);
     // One record per statement, so ids repeated within a page simply apply in order.
     return db.transaction(async () => {
       for (const record of records) upsert.run(...this.toValues(resource, record, checkpoint.runId, now));
-      const state = readWatermark.get(resource.name) as { watermark: string | null } | undefined;
-      writeState.run(resource.name, state?.watermark ?? null, JSON.stringify(checkpoint), new Date().toISOString());
+      const state = readState.get(resource.name) as Omit<StateRow, 'checkpoint'> | undefined;
+      writeState.run(
+        resource.name,
+        state?.watermark ?? null,
+        JSON.stringify(checkpoint),
+        state?.feed_cursor ?? null,
+        new Date().toISOString(),
+      );
       return { upserted: new Set(records.map((r) => String(r.id))).size };
     });
   }
 
   async resetCheckpoint(resource: ResourceSpec): Promise<void> {
     const state = await this.getState(resource);
-    await this.saveState(await this.db(), resource, { watermark: state.watermark, checkpoint: null });
+    await this.saveState(await this.db(), resource, { ...state, checkpoint: null });
   }
 
-  async completeRun(resource: ResourceSpec, run: { runId: string; watermark: string; prune: boolean }) {
+  async completeRun(
+    resource: ResourceSpec,
+    run: { runId: string; watermark: string; prune: boolean; feedCursor?: number | undefined },
+  ) {
     const db = await this.db();
     return db.transaction(async (tx) => {
       const deleted = run.prune
         ? await tx.run(`delete from ${quote(resource.name)} where synced_run <> ?`, [run.runId])
         : 0;
-      await this.saveState(tx, resource, { watermark: run.watermark, checkpoint: null });
+      const { feedCursor } = await this.stateIn(tx, resource);
+      await this.saveState(tx, resource, {
+        watermark: run.watermark,
+        checkpoint: null,
+        feedCursor: run.feedCursor ?? feedCursor,
+      });
       return { deleted };
+    });
+  }
+
+  async applyChanges(changes: readonly ResourceChanges[], position: { cursor: number; watermark: string | null }) {
+    const db = await this.db();
+    const now = new Date().toISOString();
+    // Rows written from the feed are seen by no full run: a later full run with prune still compares its own.
+    const runId = `events:${position.cursor}`;
+    return db.transaction(async (tx) => {
+      let upserted = 0;
+      let deleted = 0;
+      for (const { resource, upserts, deletes } of changes) {
+        // One row per statement: a page may hold several changes of one record, applied in order.
+        for (const record of upserts)
+          await tx.run(this.upsertSql(resource, 1), this.toValues(resource, record, runId, now));
+        upserted += upserts.length;
+        for (let i = 0; i < deletes.length; i += UPSERT_ROWS) {
+          const ids = deletes.slice(i, i + UPSERT_ROWS);
+          deleted += await tx.run(
+            `delete from ${quote(resource.name)} where id in (${ids.map(() => '?').join(', ')})`,
+            ids,
+          );
+        }
+        const state = await this.stateIn(tx, resource);
+        await this.saveState(tx, resource, {
+          watermark: position.watermark ?? state.watermark,
+          checkpoint: state.checkpoint,
+          feedCursor: Math.max(position.cursor, state.feedCursor ?? 0),
+        });
+      }
+      return { upserted, deleted };
     });
   }
 

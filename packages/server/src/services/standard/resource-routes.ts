@@ -1,4 +1,4 @@
-import { apiEndpoints, type EndpointDefinition, pathParamNames, snakeCase } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, eventResourceName, pathParamNames } from '@vsf/contract';
 import type { Executor, TeamScopedTable } from '../../repositories/team-scoped-table.js';
 import { checkReferences, type Reference } from '../check-references.js';
 import { RESOURCE_TABLES } from './resource-tables.js';
@@ -40,7 +40,7 @@ function readRoutes(): Map<string, ResourceRoutes> {
       label: item.resourceName,
       itemParam: itemParams[itemParams.length - 1] as string,
       parentParams: pathParamNames(collection.path),
-      eventResource: snakeCase((endpoints.get ?? collection).operationId.replace(/^(get|list)/, '')).replace(/^_/, ''),
+      eventResource: eventResourceName((endpoints.get ?? collection).operationId),
     });
   }
   return routes;

@@ -1,0 +1,16 @@
+import type { V1Event } from '@vsf/contract';
+import { APIResource } from '../core/api-resource.js';
+import { verifyWebhook } from '../webhooks/verify-webhook.js';
+
+/** Hand-written beside the generated endpoint methods: checking a delivery needs no request. */
+export class WebhooksResourceExtension extends APIResource {
+  /** Checks a delivery's signature and age and returns its event; see `verifyWebhook`. */
+  verify(
+    payload: string | Uint8Array,
+    header: string | null | undefined,
+    secret: string,
+    toleranceSeconds?: number,
+  ): Promise<V1Event> {
+    return verifyWebhook(payload, header, secret, toleranceSeconds);
+  }
+}
