@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { events } from './events.js';
 import { fullSync } from './full-sync.js';
 import { incrementalSync } from './incremental-sync.js';
 import type { BenchContext } from './lib/bench-context.js';
@@ -31,6 +32,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   'sdk-overhead': sdkOverhead,
   throughput,
   'photo-upload': photoUpload,
+  events,
 };
 
 async function main() {
