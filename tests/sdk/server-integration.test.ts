@@ -116,6 +116,18 @@ describe('SDK against the reference server', () => {
     expect(next.data[0]?.data).toMatchObject({ id: car.id, color: 'green' });
   });
 
+  it('manages webhook endpoints: the secret in the create only, and the delivery log', async () => {
+    const hook = await client.webhooks.create({ url: 'https://hooks.example.com/vsf', eventTypes: ['car.created'] });
+    expect(hook.secret).toMatch(/^whsec_/);
+    const { secret: _secret, ...shown } = hook;
+    expect(await client.webhooks.get(hook.id)).toEqual(shown);
+    expect((await client.webhooks.update(hook.id, { enabled: false })).enabled).toBe(false);
+    expect((await client.webhooks.list()).data.map((w) => w.id)).toContain(hook.id);
+    const log = await client.webhooks.listDeliveries(hook.id, { status: 'pending' });
+    expect(log.total).toBe(0);
+    expect((await client.webhooks.delete(hook.id)).deleted).toBe(true);
+  });
+
   it('makes a retried create land once: the server replays the idempotent response', async () => {
     const idempotencyKey = crypto.randomUUID();
     const body = { year: 1990, make: 'Once', model: 'Only' };

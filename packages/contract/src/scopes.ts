@@ -12,6 +12,7 @@ export const SCOPE_RESOURCES = [
   'forms',
   'social-events',
   'marketing-assets',
+  'webhooks',
 ] as const;
 
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];

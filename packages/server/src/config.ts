@@ -4,6 +4,7 @@ import { type TrustProxy, trustProxyFromEnv } from './http/trust-proxy.js';
 import { type KeyCacheOptions, keyCacheFromEnv } from './keys/verified-key-cache.js';
 import { type MessagingConfig, messagingFromEnv } from './providers/messaging/messaging-config.js';
 import { type RateLimitConfig, rateLimitFromEnv } from './rate-limit/key-rate-limiter.js';
+import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './webhooks/webhook-options.js';
 
 export interface ServerConfig {
   port: number;
@@ -28,6 +29,8 @@ export interface ServerConfig {
   messaging: MessagingConfig;
   /** Days the events feed keeps each change (`VSF_EVENTS_RETENTION_DAYS`). */
   eventsRetentionDays: number;
+  /** Webhook deliveries: `VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK`, and the timings (fixed but for tests). */
+  webhooks: WebhookOptions;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -61,6 +64,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demo: booleanFromEnv(env, 'VSF_DEMO'),
     messaging: messagingFromEnv(env),
     eventsRetentionDays: retentionDaysFromEnv(env.VSF_EVENTS_RETENTION_DAYS),
+    webhooks: {
+      ...DEFAULT_WEBHOOK_OPTIONS,
+      allowHttpLoopback: booleanFromEnv(env, 'VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK') ?? false,
+    },
   };
 }
 

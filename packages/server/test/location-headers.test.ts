@@ -40,7 +40,9 @@ describe('Location headers', () => {
       expect(location, 'a 201 names what it created').toMatch(/^\/api\/v1\//);
       const fetched = await api('GET', (location as string).slice('/api/v1'.length));
       expect(fetched.status, `GET ${location}: ${JSON.stringify(fetched.body)}`).toBe(200);
-      expect(fetched.body.data).toEqual(res.body.data);
+      // A webhook endpoint's signing secret is in its create response only.
+      const { secret: _secret, ...shown } = res.body.data;
+      expect(fetched.body.data).toEqual(endpoint.operationId === 'createWebhook' ? shown : res.body.data);
     });
   }
 });

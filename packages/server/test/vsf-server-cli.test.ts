@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ALL_SCOPES } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../src/db/connect-database.js';
 import { apiCaller } from './support/api-caller.js';
@@ -64,7 +65,7 @@ describe('vsf-server start on the embedded database', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const api = apiCaller(`${first.url}/api/v1`, key);
     const whoami = await api('GET', '/auth/key');
-    expect(whoami.body.data.scopes).toHaveLength(24);
+    expect(whoami.body.data.scopes).toHaveLength(ALL_SCOPES.length);
     const car = await api('POST', '/cars', { body: { year: 1965, make: 'Shelby', model: 'Cobra' } });
     expect(car.status).toBe(201);
     const zone = await api('POST', '/parking-zones', { body: { name: 'Hall A' } });

@@ -718,6 +718,25 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
       "type": "boolean"
     }
   },
+  "createWebhook": {
+    "url": {
+      "type": "string",
+      "format": "uri"
+    },
+    "description": {
+      "type": "string",
+      "nullable": true
+    },
+    "eventTypes": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "enabled": {
+      "type": "boolean"
+    }
+  },
   "updateAppointment": {
     "startAt": {
       "type": "string",
@@ -1306,6 +1325,25 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
       "nullable": true
     },
     "isActive": {
+      "type": "boolean"
+    }
+  },
+  "updateWebhook": {
+    "url": {
+      "type": "string",
+      "format": "uri"
+    },
+    "description": {
+      "type": "string",
+      "nullable": true
+    },
+    "eventTypes": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "enabled": {
       "type": "boolean"
     }
   }

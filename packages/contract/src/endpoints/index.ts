@@ -18,6 +18,7 @@ import * as parking from './parking.js';
 import * as socialEvents from './social-events.js';
 import * as socialPosts from './social-posts.js';
 import * as templates from './templates.js';
+import * as webhooks from './webhooks.js';
 
 /** Keys, cars, customers, contacts, locations, event types, and the feed of the team's changes. */
 export const coreEndpoints = {
@@ -40,6 +41,8 @@ export const communicationsEndpoints = { ...communications } as const;
 export const campaignsEndpoints = { ...campaigns, ...templates, ...marketingCalendar } as const;
 /** Marketing engagement: forms and submissions, social events, social posts and accounts, assets and folders. */
 export const engagementEndpoints = { ...forms, ...socialEvents, ...socialPosts, ...marketingAssets } as const;
+/** Webhook endpoints the team's events are POSTed to, and their delivery logs (the `webhooks` extension). */
+export const webhooksEndpoints = { ...webhooks } as const;
 
 /**
  * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
@@ -51,6 +54,7 @@ export const apiEndpoints = {
   ...communicationsEndpoints,
   ...campaignsEndpoints,
   ...engagementEndpoints,
+  ...webhooksEndpoints,
 } as const;
 
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
@@ -61,5 +65,6 @@ export type FacilityEndpoints = typeof facilityEndpoints;
 export type CommunicationsEndpoints = typeof communicationsEndpoints;
 export type CampaignsEndpoints = typeof campaignsEndpoints;
 export type EngagementEndpoints = typeof engagementEndpoints;
+export type WebhooksEndpoints = typeof webhooksEndpoints;
 export type ApiEndpoints = typeof apiEndpoints;
 export type AdminEndpoints = typeof adminEndpoints;

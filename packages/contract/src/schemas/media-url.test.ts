@@ -49,6 +49,8 @@ const DECISIONS: [url: string, accepted: boolean, why: string][] = [
   ['/api/media/not-a-uuid', false, 'a path that is no media path'],
   ['', false, 'empty'],
   [`https://cdn.example.com/${'a'.repeat(MAX_URL_LENGTH)}`, false, `longer than ${MAX_URL_LENGTH} characters`],
+  ['😀'.repeat(MAX_URL_LENGTH), false, 'no URL, at the limit in 4-byte characters'],
+  [`https://cdn.example.com/${'😀'.repeat(1000)}`, true, 'under the limit in code points, over it in UTF-16'],
 ];
 
 const MEDIA_PATH = '/api/media/0f8fad5b-d9cb-469f-a165-70867728950e';

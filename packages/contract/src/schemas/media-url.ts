@@ -6,6 +6,12 @@ export const MEDIA_PATH = /^\/api\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[
 
 export const MAX_URL_LENGTH = TEXT_MAX.url;
 
+/**
+ * Over the limit as `.max` counts, in code points: a check that skips what `.max` has refused must count as
+ * it does, or a string of 4-byte characters at the limit (twice as long in UTF-16) would skip every check.
+ */
+const tooLong = (value: string) => value.length > MAX_URL_LENGTH && Array.from(value).length > MAX_URL_LENGTH;
+
 const HTTPS_URL_RULE = 'an absolute https:// URL with a host, e.g. https://cdn.example.com/a.jpg';
 const TOO_LONG = `A URL may have at most ${MAX_URL_LENGTH} characters`;
 
@@ -18,7 +24,7 @@ const TOO_LONG = `A URL may have at most ${MAX_URL_LENGTH} characters`;
  * would produce, spelled out: `https://` then a host, no credentials, no whitespace, no backslashes.
  */
 export function httpsUrlProblem(value: string): string | undefined {
-  if (value.length > MAX_URL_LENGTH) return TOO_LONG;
+  if (tooLong(value)) return TOO_LONG;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\s\u0000-\u001f\u007f]/.test(value)) return 'A URL may not contain whitespace or control characters';
   if (value.includes('\\')) return 'A URL may not contain backslashes; use /';
@@ -41,7 +47,7 @@ export function httpsUrlProblem(value: string): string | undefined {
 
 const addHttpsUrlProblem = (value: string, ctx: z.RefinementCtx) => {
   // `.max` has said so already.
-  if (value.length > MAX_URL_LENGTH) return;
+  if (tooLong(value)) return;
   const problem = httpsUrlProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 };
@@ -69,7 +75,7 @@ export const MediaUrl = z
   .string()
   .max(MAX_URL_LENGTH, TOO_LONG)
   .superRefine((value, ctx) => {
-    if (value.length > MAX_URL_LENGTH || MEDIA_PATH.test(value)) return;
+    if (tooLong(value) || MEDIA_PATH.test(value)) return;
     const problem = httpsUrlProblem(value);
     if (problem)
       ctx.addIssue({ code: 'custom', message: `${problem} (or send a /api/media/<uuid> path of the team's media)` });

@@ -3,7 +3,7 @@
 import type { Scope } from '@vsf/contract';
 
 /** Every scope an API key can be granted, in the order the contract lists them. */
-export const ALL_SCOPES: readonly Scope[] = ['read:cars', 'write:cars', 'read:customers', 'write:customers', 'read:contacts', 'write:contacts', 'read:locations', 'write:locations', 'read:parking', 'write:parking', 'read:appointments', 'write:appointments', 'read:communications', 'write:communications', 'read:campaigns', 'write:campaigns', 'read:templates', 'write:templates', 'read:forms', 'write:forms', 'read:social-events', 'write:social-events', 'read:marketing-assets', 'write:marketing-assets'];
+export const ALL_SCOPES: readonly Scope[] = ['read:cars', 'write:cars', 'read:customers', 'write:customers', 'read:contacts', 'write:contacts', 'read:locations', 'write:locations', 'read:parking', 'write:parking', 'read:appointments', 'write:appointments', 'read:communications', 'write:communications', 'read:campaigns', 'write:campaigns', 'read:templates', 'write:templates', 'read:forms', 'write:forms', 'read:social-events', 'write:social-events', 'read:marketing-assets', 'write:marketing-assets', 'read:webhooks', 'write:webhooks'];
 
 /** The largest photo the server accepts, in bytes (3 MiB); larger ones are refused before any request. */
 export const PHOTO_MAX_BYTES = 3145728;

@@ -31,6 +31,10 @@ const VARIABLES: [name: string, meaning: string][] = [
   ['VSF_TWILIO_BASE_URL', 'a Twilio-compatible API instead of Twilio'],
   ['VSF_SMS_FROM', 'the sending number of SMS (default +10000000000)'],
   ['VSF_EVENTS_RETENTION_DAYS', 'days the events feed keeps each change (default 30; older cursors answer 410)'],
+  [
+    'VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK',
+    '1: webhooks may also deliver to http://127.0.0.1:<port> (tests, local development); default 0: https only',
+  ],
   ['LOG_LEVEL', 'pino level of the JSON request logs (default info; silent mutes them)'],
 ];
 

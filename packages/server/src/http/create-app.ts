@@ -23,6 +23,7 @@ import { redactUrl } from '../runtime/log-redaction.js';
 import { createLogger } from '../runtime/logger.js';
 import type { EventsOptions } from '../services/events-service.js';
 import { createServices, type Services } from '../services/index.js';
+import type { WebhookOptions } from '../webhooks/webhook-options.js';
 import { adminPage } from './admin-page/admin-page.js';
 import { bindEndpoints } from './bind-endpoints.js';
 import { docsPage } from './docs-page.js';
@@ -54,6 +55,10 @@ export interface AppDeps {
   keyCache?: VerifiedKeyCache;
   /** The events feed's retention and shutdown signal; 30 days when absent. */
   events?: EventsOptions;
+  /** Webhook deliveries' timings and `VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK`; the defaults when absent. */
+  webhooks?: WebhookOptions;
+  /** DNS for webhook deliveries; the system resolver when absent (tests stub it). */
+  webhookResolve?: (hostname: string) => Promise<string[]>;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
   isReady?: () => boolean;
 }
@@ -74,6 +79,8 @@ export function createApp(deps: AppDeps): VsfApp {
     social: deps.socialProvider ?? new OutboxSocialProvider(),
     keyCache: deps.keyCache,
     events: deps.events,
+    webhooks: deps.webhooks,
+    webhookResolve: deps.webhookResolve,
   };
   const services = createServices(serviceDeps);
   const bindOptions = {

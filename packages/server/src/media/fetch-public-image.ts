@@ -1,8 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { request } from 'node:https';
-import { isIP } from 'node:net';
 import { ApiHttpError } from '../errors/api-http-error.js';
 import { isPublicAddress } from './public-address.js';
+import { resolvePublicHost } from './resolve-public-host.js';
 
 export { isPublicAddress };
 
@@ -89,16 +89,9 @@ export async function fetchPublicImage(sourceUrl: string, options: PublicFetchOp
     for (let redirects = 0; ; redirects++) {
       if (url.protocol !== 'https:') throw refuse('not_https', 'Only https:// URLs are fetched');
       if (url.username || url.password) throw refuse('credentials', 'URLs with credentials are not fetched');
-      const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      const addresses = isIP(hostname) ? [hostname] : await deps.resolve(hostname).catch(() => []);
-      if (addresses.length === 0) throw refuse('unresolvable', `Cannot resolve ${hostname}`);
-      if (!addresses.every(isPublicAddress)) {
-        throw refuse(
-          'non_public_address',
-          'The URL points at a private, loopback, link-local or otherwise non-public address',
-        );
-      }
-      const response = await deps.get(url, addresses[0] as string, controller.signal);
+      const host = await resolvePublicHost(url, deps.resolve);
+      if ('refusal' in host) throw refuse(host.refusal, host.message);
+      const response = await deps.get(url, host.address, controller.signal);
       if (response.status >= 300 && response.status < 400 && response.location) {
         response.destroy();
         if (redirects >= maxRedirects) throw refuse('too_many_redirects', `More than ${maxRedirects} redirects`);

@@ -79,8 +79,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     blobs,
     messaging: createMessagingProviders(config.messaging, logger),
     events: { retentionDays: config.eventsRetentionDays, stopping: stopping.signal },
+    webhooks: config.webhooks,
     isReady: () => ready,
   });
+  const { webhookDispatcher } = app.locals.services;
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
   if (demo) app.locals.demoApiKey = demo.key;
   const noTeams = !demo && (await app.locals.services.teams.countTeams()) === 0;
@@ -92,6 +94,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
   server.keepAliveTimeout = 5_000;
+  // Every instance delivers: deliveries are leased one instance at a time, so they share the work.
+  if (config.webhooks.dispatch) {
+    webhookDispatcher.start((error) => logger.warn({ err: error }, 'webhook dispatcher pass failed; retrying'));
+  }
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -124,6 +130,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      // Its last attempts end (a timeout at most) before the database they are recorded in closes.
+      await webhookDispatcher.stop();
       await keyListener?.close();
       await stopPgliteListener?.().catch(() => {});
       await rateLimiter.close();

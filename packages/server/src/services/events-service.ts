@@ -45,7 +45,7 @@ export class EventsService {
     const signal =
       gone && this.options.stopping ? AbortSignal.any([gone, this.options.stopping]) : (gone ?? this.options.stopping);
     await this.pruneNow();
-    const readable = this.readableByTable(auth);
+    const readable = this.readableByTable(auth.scopes);
     const tables = [...readable.keys()];
     let head = await feedHead(this.deps.db, auth.teamId);
     if (query.after !== undefined && query.after < head.prunedThrough)
@@ -80,6 +80,36 @@ export class EventsService {
     }
   }
 
+  /**
+   * What a reader with `scopes` sees of the team's feed after `after`, at most `limit` events looked at,
+   * presented exactly as `list` presents them: the webhook dispatcher sends these. A cursor retention has
+   * passed resumes at the oldest kept event (a dispatcher has no one to answer 410).
+   */
+  async presentedAfter(
+    teamId: string,
+    scopes: ReadonlySet<string>,
+    after: number,
+    limit: number,
+  ): Promise<{ events: V1Event[]; nextCursor: number; hasMore: boolean }> {
+    const head = await feedHead(this.deps.db, teamId);
+    const from = Math.max(after, head.prunedThrough);
+    const readable = this.readableByTable(scopes);
+    const stored = await eventsAfter(this.deps.db, teamId, {
+      after: from,
+      through: head.lastCursor,
+      tables: [...readable.keys()],
+      limit: limit + 1,
+    });
+    const hasMore = stored.length > limit;
+    const page = stored.slice(0, limit);
+    const events = await this.present(teamId, page, readable);
+    return {
+      events,
+      nextCursor: hasMore ? (page[page.length - 1]?.cursor ?? from) : Math.max(from, head.lastCursor),
+      hasMore,
+    };
+  }
+
   /** Deletes events past the retention, at most once a minute per instance. */
   async pruneNow(force = false): Promise<number> {
     const now = this.deps.now().getTime();
@@ -88,12 +118,12 @@ export class EventsService {
     return pruneEvents(this.deps.db, new Date(now - this.options.retentionDays * 86_400_000));
   }
 
-  /** The resources whose records this key can read, by the table that stores them. */
-  private readableByTable(auth: AuthContext): Map<string, AnyResource[]> {
+  /** The resources whose records a key with `scopes` can read, by the table that stores them. */
+  private readableByTable(scopes: ReadonlySet<string>): Map<string, AnyResource[]> {
     const byTable = new Map<string, AnyResource[]>();
     for (const resource of this.resources) {
-      const scopes = resource.readScopes;
-      if (!scopes || firstMissingScope(auth.scopes, scopes)) continue;
+      const required = resource.readScopes;
+      if (!required || firstMissingScope(scopes, required)) continue;
       byTable.set(resource.storageTable, [...(byTable.get(resource.storageTable) ?? []), resource]);
     }
     return byTable;

@@ -1,5 +1,7 @@
 import { DEFAULT_EVENTS_RETENTION_DAYS } from '@vsf/contract';
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { AuthService } from './auth-service.js';
 import { type EventsOptions, EventsService } from './events-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
@@ -16,18 +18,28 @@ export interface AllServiceDeps extends MediaDeps, SocialDeps {
   messaging: MessagingProviders;
   /** The `events` extension's retention; 30 days when absent. */
   events?: EventsOptions | undefined;
+  /** Webhook deliveries' options (the `webhooks` extension); the defaults when absent. */
+  webhooks?: WebhookOptions | undefined;
+  /** DNS for webhook deliveries; the system resolver when absent (tests stub it). */
+  webhookResolve?: ((hostname: string) => Promise<string[]>) | undefined;
 }
 
 export function createServices(deps: AllServiceDeps) {
-  const resources = createResources(deps);
+  const webhookOptions = deps.webhooks ?? DEFAULT_WEBHOOK_OPTIONS;
+  const resources = createResources({ ...deps, webhooks: webhookOptions });
+  // Webhook endpoints are settings, not records with events.
+  const { webhooks: _settings, ...recorded } = resources;
+  const events = new EventsService(deps, Object.values(recorded), {
+    retentionDays: deps.events?.retentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS,
+    stopping: deps.events?.stopping,
+  });
   return {
     /** The standard operations of every resource served by the generic implementation. */
     resources,
     /** The feed of the team's changes (the `events` extension). */
-    events: new EventsService(deps, Object.values(resources), {
-      retentionDays: deps.events?.retentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS,
-      stopping: deps.events?.stopping,
-    }),
+    events,
+    /** Sends the team's events to its webhook endpoints; the server starts it, tests may run a pass. */
+    webhookDispatcher: new WebhookDispatcher({ ...deps, events, resolve: deps.webhookResolve }, webhookOptions),
     /** The team's stored bytes (`GET /api/media/{id}`), whichever resource they belong to. */
     media: new MediaReader(deps),
     auth: new AuthService(deps),

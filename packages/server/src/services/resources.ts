@@ -30,6 +30,7 @@ import { SocialEventRsvps } from './resources/social-event-rsvps.js';
 import { SocialEvents } from './resources/social-events.js';
 import { type SocialDeps, SocialPosts } from './resources/social-posts.js';
 import { Templates } from './resources/templates.js';
+import { type WebhookServiceDeps, Webhooks } from './resources/webhooks.js';
 import type { MediaDeps } from './service-deps.js';
 import { TeamResource } from './standard/team-resource.js';
 
@@ -37,7 +38,7 @@ import { TeamResource } from './standard/team-resource.js';
  * Every team resource whose standard operations are served here, by SDK namespace. Most are one line: the
  * contract and RESOURCE_TABLES say the rest. A resource with behaviour of its own is a class in resources/.
  */
-export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps) {
+export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps & WebhookServiceDeps) {
   return {
     appointments: new Appointments(deps),
     appointmentTypes: new TeamResource<V1AppointmentType>(deps, 'appointmentTypes', { defaults: { isActive: true } }),
@@ -66,6 +67,7 @@ export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps) {
     'marketing.campaigns.sends': new CampaignSends(deps),
     'marketing.assets': new MarketingAssets(deps),
     'marketing.assetFolders': new AssetFolders(deps),
+    webhooks: new Webhooks(deps),
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),

@@ -9,6 +9,7 @@ import { type MessagingConfig, OUTBOX_MESSAGING } from '../providers/messaging/m
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from '../rate-limit/key-rate-limiter.js';
 import { startServer } from '../runtime/start-server.js';
 import type { Services } from '../services/index.js';
+import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { migratedPglite } from './migrated-pglite.js';
 
 export interface TestServerOptions {
@@ -22,6 +23,12 @@ export interface TestServerOptions {
   messaging?: MessagingConfig;
   /** `VSF_TRUST_PROXY`; none by default. */
   trustProxy?: TrustProxy;
+  /**
+   * Webhook deliveries. The background dispatcher is off unless `dispatch: true`: suites that compare a
+   * team's rows before and after a request see no writes of their own; webhook tests turn it on or run a
+   * pass with `services.webhookDispatcher.runOnce()`.
+   */
+  webhooks?: Partial<WebhookOptions>;
 }
 
 export interface TestServer {
@@ -69,6 +76,7 @@ export function testServerConfig(overrides: Partial<ServerConfig> = {}): ServerC
     demo: undefined,
     messaging: OUTBOX_MESSAGING,
     eventsRetentionDays: DEFAULT_EVENTS_RETENTION_DAYS,
+    webhooks: { ...DEFAULT_WEBHOOK_OPTIONS, dispatch: false },
     ...overrides,
   };
 }
@@ -88,6 +96,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rateLimit: { ...DEFAULT_RATE_LIMIT, points: 100_000, failedAuthPoints: 100_000, ...options.rateLimit },
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
       messaging: options.messaging ?? OUTBOX_MESSAGING,
+      webhooks: { ...DEFAULT_WEBHOOK_OPTIONS, dispatch: false, ...options.webhooks },
     }),
     { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },
   );

@@ -12,9 +12,25 @@ import { ARTIFACTS, type BrowserSession, openBrowser, SKIP_BROWSER, warnIfSkippe
 
 warnIfSkipped('/docs');
 
-/** The operation block of one method and path in Swagger UI. */
-const operation = (page: Page, method: string, path: string) =>
-  page.locator(`.opblock-${method}`).filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+/**
+ * The operation block of one method and path in Swagger UI, scrolled into the page first: a long document
+ * is rendered virtually, so a block exists only while it is near the viewport.
+ */
+async function operation(page: Page, method: string, path: string) {
+  const block = page
+    .locator(`.opblock-${method}`)
+    .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+  for (let y = 0; (await block.count()) === 0; y += 300) {
+    const end = await page.evaluate((to) => {
+      window.scrollTo(0, to);
+      return to >= document.documentElement.scrollHeight - window.innerHeight;
+    }, y);
+    if (end) throw new Error(`no ${method.toUpperCase()} ${path} in the page`);
+    await page.waitForTimeout(40);
+  }
+  await block.scrollIntoViewIfNeeded();
+  return block;
+}
 
 describe.skipIf(SKIP_BROWSER)('/docs in Chromium', () => {
   let running: RunningServer;
@@ -45,7 +61,22 @@ describe.skipIf(SKIP_BROWSER)('/docs in Chromium', () => {
       paths: Record<string, Record<string, unknown>>;
     };
     const operations = Object.values(document.paths).reduce((n, item) => n + Object.keys(item).length, 0);
-    expect(await page.locator('.opblock').count()).toBe(operations);
+    // Swagger UI renders a document of 150 rows or more virtually (only the operations near the viewport):
+    // scroll through it and collect every operation that appears.
+    const rendered = new Set<string>();
+    for (let y = 0; ; y += 500) {
+      for (const id of await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id)))
+        rendered.add(id);
+      const end = await page.evaluate((to) => {
+        window.scrollTo(0, to);
+        return to >= document.documentElement.scrollHeight - window.innerHeight;
+      }, y);
+      if (end && y > 0) break;
+      await page.waitForTimeout(40);
+    }
+    for (const id of await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id))) rendered.add(id);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(rendered.size).toBe(operations);
     await expect.poll(() => page.locator('.vsf-demo').textContent(), { timeout: 15_000 }).toContain('demo team');
     await page.screenshot({ path: join(ARTIFACTS, 'docs-01-rendered.png'), fullPage: false });
     expect(external).toEqual([]);
@@ -53,7 +84,7 @@ describe.skipIf(SKIP_BROWSER)('/docs in Chromium', () => {
 
   it('tries POST /cars with the example body it shows, then GET /cars, and copies the example call', async () => {
     const { page } = browser;
-    const create = operation(page, 'post', '/cars');
+    const create = await operation(page, 'post', '/cars');
     await create.locator('.opblock-summary').click();
     await create.locator('button.try-out__btn').click();
     // The body editor starts with the document's example: the call is made exactly as the docs show it.
@@ -64,7 +95,7 @@ describe.skipIf(SKIP_BROWSER)('/docs in Chromium', () => {
     await expect.poll(() => created.textContent(), { timeout: 15_000 }).toBe('201');
     await page.screenshot({ path: join(ARTIFACTS, 'docs-02-tried-post.png'), fullPage: false });
 
-    const list = operation(page, 'get', '/cars');
+    const list = await operation(page, 'get', '/cars');
     await list.locator('.opblock-summary').click();
     await list.locator('button.try-out__btn').click();
     await list.locator('button.execute').click();

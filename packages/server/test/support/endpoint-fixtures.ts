@@ -121,6 +121,11 @@ export const recordFactories: [param: string, factory: RecordFactory][] = [
   ],
   ...communicationsRecordFactories,
   ...engagementRecordFactories,
+  [
+    'webhookId',
+    // Never delivered to: test servers run no dispatcher unless a suite turns it on.
+    (api) => created(api, '/webhooks', { url: 'https://hooks.example.com/vsf', eventTypes: ['*'] }),
+  ],
 ];
 
 async function eventTypeIdOf(api: ApiCaller, value: string): Promise<string> {
@@ -197,6 +202,15 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   updateAppointmentType: { body: { durationMinutes: 30 } },
   ...communicationsFixtures,
   ...engagementFixtures,
+  listWebhooks: { noRecordIds: true },
+  createWebhook: {
+    body: { url: 'https://hooks.example.com/fixture', eventTypes: ['car.created', 'car.updated'] },
+    noRecordIds: true,
+  },
+  getWebhook: {},
+  updateWebhook: { body: { description: 'Fixture endpoint' } },
+  deleteWebhook: {},
+  listWebhookDeliveries: {},
 };
 
 /** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */

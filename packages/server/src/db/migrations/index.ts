@@ -12,6 +12,7 @@ import * as parkingIntegrity from './021-parking-integrity.js';
 import * as keyChangeNotify from './022-key-change-notify.js';
 import * as teamRowCounts from './023-team-row-counts.js';
 import * as teamEvents from './024-team-events.js';
+import * as webhooks from './025-webhooks.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
@@ -28,6 +29,7 @@ const migrations: Record<string, Knex.Migration> = {
   '022-key-change-notify': keyChangeNotify,
   '023-team-row-counts': teamRowCounts,
   '024-team-events': teamEvents,
+  '025-webhooks': webhooks,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

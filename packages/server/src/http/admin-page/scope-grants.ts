@@ -17,4 +17,5 @@ export const SCOPE_GRANTS: Record<ScopeResource, string> = {
   forms: 'Marketing forms and submissions',
   'social-events': 'Social events, RSVP options, invites and RSVPs; read also covers the marketing calendar',
   'marketing-assets': 'Marketing assets and asset folders',
+  webhooks: 'Webhook endpoints and their delivery logs; an endpoint delivers only events its creator could read',
 };

@@ -6,6 +6,7 @@ import { communicationsHandlers } from './communications-handlers.js';
 import { coreHandlers } from './core-handlers.js';
 import { engagementHandlers } from './engagement-handlers.js';
 import { facilityHandlers } from './facility-handlers.js';
+import { webhooksHandlers } from './webhooks-handlers.js';
 
 /** The handlers written by hand: special operations, and standard ones that behave differently. */
 export const specialHandlers: Partial<HandlerMap<ApiEndpoints>> = {
@@ -14,6 +15,7 @@ export const specialHandlers: Partial<HandlerMap<ApiEndpoints>> = {
   ...communicationsHandlers,
   ...campaignsHandlers,
   ...engagementHandlers,
+  ...webhooksHandlers,
 };
 
 /**

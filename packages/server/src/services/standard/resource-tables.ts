@@ -35,6 +35,7 @@ import {
   locationsTable,
 } from '../../repositories/tables.js';
 import type { TeamScopedTable } from '../../repositories/team-scoped-table.js';
+import { webhooksTable } from '../../repositories/webhook-tables.js';
 
 /**
  * The table that holds each team resource, by the resource's SDK namespace in the contract. This is the
@@ -72,4 +73,5 @@ export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = {
   'marketing.socialPosts': socialPostsTable,
   'marketing.assets': marketingAssetsTable,
   'marketing.assetFolders': assetFoldersTable,
+  webhooks: webhooksTable,
 };

@@ -1,0 +1,14 @@
+import type { WebhooksEndpoints } from '@vsf/contract';
+import { listBody, type SpecialHandlers } from '../handler.js';
+
+/** Webhook endpoints: a create and an update answer to the calling key's scopes, and the delivery log. */
+export const webhooksHandlers: SpecialHandlers<WebhooksEndpoints> = {
+  createWebhook: async ({ auth, body, services }) => ({
+    data: await services.resources.webhooks.create(auth.teamId, body, auth.scopes),
+  }),
+  updateWebhook: async ({ auth, params, body, services }) => ({
+    data: await services.resources.webhooks.update(auth.teamId, params.webhookId, body, auth.scopes),
+  }),
+  listWebhookDeliveries: async ({ auth, params, query, services }) =>
+    listBody(query, await services.resources.webhooks.listDeliveries(auth.teamId, params.webhookId, query)),
+};

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  createWebhook,
+  EndpointBody,
+  EndpointQuery,
+  listWebhookDeliveries,
+  updateWebhook,
+  V1Webhook,
+  V1WebhookCreated,
+  V1WebhookDelivery,
+} from '@vsf/contract';
+import { forbidden } from '../../errors/api-http-error.js';
+import { feedHead } from '../../repositories/team-events.js';
+import type { Changes, ListResult } from '../../repositories/team-scoped-table.js';
+import { type WebhookRow, webhookDeliveriesTable } from '../../repositories/webhook-tables.js';
+import { newWebhookSecret } from '../../webhooks/webhook-signature.js';
+import { checkWebhookUrl } from '../../webhooks/webhook-url-check.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { TeamResource } from '../standard/team-resource.js';
+
+export interface WebhookServiceDeps extends ServiceDeps {
+  /** Deliveries' options; only `allowHttpLoopback` matters here (whether such a URL may be stored). */
+  webhooks?: { allowHttpLoopback: boolean } | undefined;
+}
+
+/** The record the API shows: never the secret, the remembered scopes or the dispatcher's bookkeeping. */
+function present(row: WebhookRow): V1Webhook {
+  const { secret: _secret, readScopes: _scopes, cursor: _cursor, consecutiveFailures: _failures, ...record } = row;
+  return record;
+}
+
+/** `*` covers every type; a type named twice is stored once. */
+const normalized = (types: readonly string[]) => (types.includes('*') ? ['*'] : [...new Set(types)]);
+
+/**
+ * Webhook endpoints (the `webhooks` extension). An endpoint keeps the read scopes of the key that created it
+ * and is sent only events those scopes can read; a key that lacks one of them may not change it, so no key
+ * can point another's events at a URL of its choosing. The dispatcher (webhooks/) does the delivering.
+ */
+export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
+  constructor(deps: WebhookServiceDeps) {
+    super(deps, 'webhooks', { present });
+  }
+
+  private get allowHttpLoopback(): boolean {
+    return (this.deps as WebhookServiceDeps).webhooks?.allowHttpLoopback ?? false;
+  }
+
+  /** `scopes`: the creating key's; its read scopes are remembered. The secret is in this answer only. */
+  override async create(teamId: string, payload: unknown, scopes: unknown): Promise<V1WebhookCreated> {
+    const body = payload as EndpointBody<typeof createWebhook>;
+    checkWebhookUrl(body.url, this.allowHttpLoopback);
+    const now = this.deps.now();
+    // Events from now on: the endpoint starts at the end of the team's feed.
+    const { lastCursor } = await feedHead(this.deps.db, teamId);
+    const row = await this.table.insert(
+      this.deps.db,
+      teamId,
+      {
+        id: randomUUID(),
+        url: body.url,
+        description: body.description ?? null,
+        eventTypes: normalized(body.eventTypes),
+        enabled: body.enabled ?? true,
+        disabledReason: null,
+        secret: newWebhookSecret(),
+        readScopes: [...(scopes as ReadonlySet<string>)].filter((scope) => scope.startsWith('read:')).sort(),
+        cursor: lastCursor,
+        consecutiveFailures: 0,
+      },
+      now,
+    );
+    return { ...present(row), secret: row.secret };
+  }
+
+  /** `scopes`: the changing key's, which must include every read scope the endpoint delivers with. */
+  override async update(teamId: string, id: unknown, payload: unknown, scopes: unknown): Promise<V1Webhook> {
+    const body = payload as EndpointBody<typeof updateWebhook>;
+    const current = await this.findRow(teamId, [id as string]);
+    const missing = current.readScopes.find((scope) => !(scopes as ReadonlySet<string>).has(scope));
+    if (missing) throw forbidden(`Missing scope: ${missing} (the endpoint delivers events it can read)`);
+    if (body.url !== undefined) checkWebhookUrl(body.url, this.allowHttpLoopback);
+    const changes: Changes<WebhookRow> = {
+      url: body.url,
+      description: body.description,
+      eventTypes: body.eventTypes && normalized(body.eventTypes),
+      enabled: body.enabled,
+    };
+    if (body.enabled === true) {
+      changes.disabledReason = null;
+      changes.consecutiveFailures = 0;
+      // A disabled endpoint is sent nothing: turned back on, it resumes with the events that happen next.
+      if (!current.enabled) changes.cursor = (await feedHead(this.deps.db, teamId)).lastCursor;
+    }
+    const updated = await this.table.update(this.deps.db, teamId, id as string, changes, this.deps.now());
+    if (!updated) throw this.missing();
+    return present(updated);
+  }
+
+  /** The endpoint's delivery log, most recently changed first. */
+  async listDeliveries(
+    teamId: string,
+    webhookId: string,
+    query: EndpointQuery<typeof listWebhookDeliveries>,
+  ): Promise<ListResult<V1WebhookDelivery>> {
+    await this.findRow(teamId, [webhookId]);
+    return webhookDeliveriesTable.list(this.deps.db, teamId, query, (q) => {
+      q.where(webhookDeliveriesTable.column('webhookId'), webhookId);
+      if (query.status) q.where(webhookDeliveriesTable.column('status'), query.status);
+    });
+  }
+}

@@ -1,0 +1,378 @@
+import { ALL_SCOPES, EXTENSIONS_HEADER, type V1Event, type V1WebhookDelivery } from '@vsf/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
+import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
+import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from '../src/webhooks/webhook-options.js';
+import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import {
+  type Received,
+  signatureValid,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
+
+// The `webhooks` extension: endpoints per team, fed by a dispatcher that fans the events feed out into
+// deliveries and POSTs them signed to a loopback receiver that fails, times out and answers slowly. Timings
+// are shrunk (backoff 50 ms, timeout 800 ms, retry window 2.5 s) so retries and disabling take seconds.
+// Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL (then "two instances" are two servers).
+const databaseUrl = process.env.TEST_DATABASE_URL;
+/** The teams this file made: its dispatchers serve only them, leaving other suites' endpoints alone. */
+const ourTeams = new Set<string>();
+const FAST: WebhookOptions = {
+  ...DEFAULT_WEBHOOK_OPTIONS,
+  dispatch: false,
+  allowHttpLoopback: true,
+  pollIntervalMs: 25,
+  baseBackoffMs: 50,
+  maxBackoffMs: 200,
+  timeoutMs: 800,
+  retryWindowMs: 2_500,
+  teams: ourTeams,
+};
+
+let server: TestServer;
+let receiver: WebhookReceiver;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  server = await startTestServer({ webhooks: FAST });
+  receiver = await startWebhookReceiver();
+});
+// An endpoint a test leaves enabled would take the next test's dispatcher passes (and receiver) too.
+afterEach(async () => {
+  await server
+    .db('webhooks')
+    .whereIn('team_id', [...ourTeams])
+    .update({ enabled: false });
+});
+afterAll(async () => {
+  await server?.close();
+  await receiver?.close();
+});
+
+async function team(scopes: readonly string[] = ALL_SCOPES) {
+  const created = await server.createTeamWithKey(scopes);
+  ourTeams.add(created.team.id);
+  return { ...created, api: apiCaller(server.baseUrl, created.key) };
+}
+
+// Tests read response bodies loosely; each assertion states the shape it expects.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+async function ok<T = any>(api: ApiCaller, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await api(method, path, body === undefined ? {} : { body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as T;
+}
+
+const createHook = (api: ApiCaller, path: string, eventTypes: string[] = ['*']) =>
+  ok<{ id: string; secret: string }>(api, 'POST', '/webhooks', { url: `${receiver.url}${path}`, eventTypes });
+
+/** Runs dispatcher passes until `check` holds, as the background loop would, failing after `ms`. */
+async function deliverUntil(
+  check: () => boolean | Promise<boolean>,
+  dispatcher: Pick<WebhookDispatcher, 'runOnce'> = server.services.webhookDispatcher,
+  ms = 20_000,
+) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    await dispatcher.runOnce();
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error('the condition did not hold in time');
+    await sleep(20);
+  }
+}
+
+const at = (path: string) => receiver.received.filter((r) => r.path === path);
+const events = (received: Received[]) => received.map((r) => JSON.parse(r.body) as V1Event);
+const deliveries = async (api: ApiCaller, hookId: string) =>
+  (await api('GET', `/webhooks/${hookId}/deliveries`, { query: { limit: '200' } })).body as {
+    data: V1WebhookDelivery[];
+    total: number;
+  };
+
+describe('webhook endpoints', () => {
+  it('are announced; the secret is shown by the create only', async () => {
+    const { api } = await team();
+    const res = await api('POST', '/webhooks', {
+      body: { url: 'https://hooks.example.com/a', eventTypes: ['car.created', 'car.created'], description: 'CRM' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get(EXTENSIONS_HEADER)?.split(/,\s*/)).toContain('webhooks');
+    const created = res.body.data;
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(created).toMatchObject({ eventTypes: ['car.created'], enabled: true, disabledReason: null });
+    const got = await ok(api, 'GET', `/webhooks/${created.id}`);
+    const { secret: _secret, ...shown } = created;
+    expect(got).toEqual(shown);
+    const listed = (await api('GET', '/webhooks')).body;
+    expect(listed).toMatchObject({ total: 1, data: [shown] });
+    const updated = await ok(api, 'PATCH', `/webhooks/${created.id}`, { eventTypes: ['*', 'car.updated'] });
+    expect(updated).toMatchObject({ eventTypes: ['*'] });
+    expect(JSON.stringify([got, listed, updated])).not.toContain(created.secret);
+    expect(await ok(api, 'DELETE', `/webhooks/${created.id}`)).toEqual({ id: created.id, deleted: true });
+    expect((await api('GET', `/webhooks/${created.id}`)).status).toBe(404);
+  });
+
+  it('refuse http, private and loopback URLs and malformed event types with a 400 ApiError', async () => {
+    const { api } = await team();
+    const bad: [unknown, string][] = [
+      [{ url: 'http://hooks.example.com/x', eventTypes: ['*'] }, 'url'],
+      [{ url: 'https://10.0.0.7/x', eventTypes: ['*'] }, 'url'],
+      [{ url: 'https://127.0.0.1:8443/x', eventTypes: ['*'] }, 'url'],
+      [{ url: 'https://169.254.169.254/latest/meta-data', eventTypes: ['*'] }, 'url'],
+      [{ url: 'https://[::1]/x', eventTypes: ['*'] }, 'url'],
+      [{ url: 'https://localhost/x', eventTypes: ['*'] }, 'url'],
+      [{ url: 'https://user:pw@hooks.example.com/x', eventTypes: ['*'] }, 'url'],
+      [{ url: 'https://hooks.example.com/x', eventTypes: ['car.exploded'] }, 'eventTypes'],
+      [{ url: 'https://hooks.example.com/x', eventTypes: ['Car.created'] }, 'eventTypes'],
+      [{ url: 'https://hooks.example.com/x', eventTypes: ['cars'] }, 'eventTypes'],
+      [{ url: 'https://hooks.example.com/x', eventTypes: [] }, 'eventTypes'],
+      [{ url: 'https://hooks.example.com/x', eventTypes: ['*'], secret: 'whsec_mine' }, ''],
+    ];
+    for (const [body, path] of bad) {
+      const res = await api('POST', '/webhooks', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(isApiError(res.body)).toBe(true);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.details.map((d: { path: string }) => d.path.split('.')[0])).toContain(path);
+    }
+    const hook = await createHook(api, '/unused');
+    const patch = await api('PATCH', `/webhooks/${hook.id}`, { body: { url: 'https://192.168.1.10/x' } });
+    expect(patch.status).toBe(400);
+    expect((await api('GET', '/webhooks')).body.total).toBe(1);
+  });
+
+  it('refuse http://127.0.0.1 unless the server allows loopback delivery', async () => {
+    const strict = await startTestServer();
+    try {
+      const { key } = await strict.createTeamWithKey(ALL_SCOPES);
+      const res = await apiCaller(strict.baseUrl, key)('POST', '/webhooks', {
+        body: { url: `${receiver.url}/x`, eventTypes: ['*'] },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.details[0]).toMatchObject({ path: 'url', reason: 'not_https' });
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('webhook deliveries', () => {
+  it('POST every event once, as the feed shows it, signed with the secret', async () => {
+    const { api } = await team();
+    const all = await createHook(api, '/all');
+    const cars = await createHook(api, '/cars', ['car.created']);
+    const start = (await api('GET', '/events', { query: { limit: '0' } })).body.nextCursor;
+    const car = await ok(api, 'POST', '/cars', { year: 1965, make: 'Ford', model: 'Mustang' });
+    await ok(api, 'PATCH', `/cars/${car.id}`, { color: 'red' });
+    const location = await ok(api, 'POST', '/locations', { name: 'Lot A' });
+    await ok(api, 'DELETE', `/locations/${location.id}`);
+    await deliverUntil(() => at('/all').length >= 4 && at('/cars').length >= 1);
+    const feed = (await api('GET', '/events', { query: { after: String(start) } })).body.data as V1Event[];
+    expect(feed.map((e) => e.type)).toEqual(['car.created', 'car.updated', 'location.created', 'location.deleted']);
+    // Deliveries go out side by side, in no promised order: each carries its cursor.
+    expect(events(at('/all')).sort((a, b) => a.cursor - b.cursor)).toEqual(feed);
+    expect(events(at('/cars'))).toEqual([feed[0]]);
+    for (const r of at('/all')) {
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['vsf-event-id']).toBe(JSON.parse(r.body).id);
+      expect(signatureValid(r.headers['vsf-signature'] as string, r.body, all.secret)).toBe(true);
+      expect(signatureValid(r.headers['vsf-signature'] as string, r.body, cars.secret)).toBe(false);
+      const t = Number(/t=(\d+)/.exec(r.headers['vsf-signature'] as string)?.[1]);
+      expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(60);
+    }
+    const log = await deliveries(api, all.id);
+    expect(log.total).toBe(4);
+    expect(log.data.map((d) => d.eventId).sort()).toEqual(feed.map((e) => e.id).sort());
+    for (const d of log.data) {
+      expect(d).toMatchObject({ webhookId: all.id, status: 'succeeded', attempts: 1, lastResponseStatus: 200 });
+      expect(d).toMatchObject({ lastError: null, nextAttemptAt: null });
+    }
+    // Nothing more to send: more passes send nothing again.
+    for (let i = 0; i < 3; i++) await server.services.webhookDispatcher.runOnce();
+    expect(at('/all')).toHaveLength(4);
+  });
+
+  it('retry a 500, a timeout and a slow answer until one succeeds: every event arrives, the log shows the attempts', async () => {
+    const { api } = await team();
+    // Each event: 500, then held past the 800 ms timeout, then answered 200 after 150 ms.
+    receiver.on('/flaky', ({ nth }) =>
+      nth === 1 ? { status: 500 } : nth === 2 ? { status: 200, delayMs: 2_000 } : { status: 200, delayMs: 150 },
+    );
+    const hook = await createHook(api, '/flaky');
+    const cars = await Promise.all(
+      [1, 2, 3].map((n) => ok(api, 'POST', '/cars', { year: 1990 + n, make: 'Volvo', model: `24${n}` })),
+    );
+    await deliverUntil(async () => (await deliveries(api, hook.id)).data.every((d) => d.status === 'succeeded'));
+    const log = await deliveries(api, hook.id);
+    expect(log.total).toBe(3);
+    for (const d of log.data) {
+      expect(d).toMatchObject({ status: 'succeeded', attempts: 3, lastResponseStatus: 200, lastError: null });
+    }
+    const answered = at('/flaky').filter((r) => r.answered >= 200 && r.answered < 300);
+    expect(new Set(events(answered).map((e) => e.recordId))).toEqual(new Set(cars.map((c) => c.id)));
+    // The same event went out three times, byte for byte, each signed anew.
+    for (const d of log.data) {
+      const tries = at('/flaky').filter((r) => r.headers['vsf-event-id'] === d.eventId);
+      expect(tries).toHaveLength(3);
+      expect(new Set(tries.map((r) => r.body)).size).toBe(1);
+      expect(tries.every((r) => signatureValid(r.headers['vsf-signature'] as string, r.body, hook.secret))).toBe(true);
+    }
+  });
+
+  it('record a timeout, then disable the endpoint when a delivery fails for the whole retry window', async () => {
+    const { api } = await team();
+    receiver.on('/down', () => ({ status: 500 }));
+    receiver.on('/stuck', () => ({ status: 200, delayMs: 3_000 }));
+    const down = await createHook(api, '/down');
+    const stuck = await createHook(api, '/stuck');
+    await ok(api, 'POST', '/locations', { name: 'Yard' });
+    await deliverUntil(async () => {
+      const [a, b] = await Promise.all([
+        ok(api, 'GET', `/webhooks/${down.id}`),
+        ok(api, 'GET', `/webhooks/${stuck.id}`),
+      ]);
+      return !a.enabled && !b.enabled;
+    });
+    const hook = await ok(api, 'GET', `/webhooks/${down.id}`);
+    expect(hook.disabledReason).toMatch(/^disabled after 2\.5 s of failed deliveries: last error HTTP 500$/);
+    const [failed] = (await deliveries(api, down.id)).data;
+    expect(failed).toMatchObject({
+      status: 'failed',
+      lastResponseStatus: 500,
+      lastError: 'HTTP 500',
+      nextAttemptAt: null,
+    });
+    expect(failed?.attempts).toBeGreaterThan(3);
+    const [timedOut] = (await deliveries(api, stuck.id)).data;
+    expect(timedOut).toMatchObject({ status: 'failed', lastResponseStatus: null, lastError: 'Timed out after 0.8 s' });
+    expect((await ok(api, 'GET', `/webhooks/${stuck.id}`)).disabledReason).toMatch(
+      /last error Timed out after 0\.8 s$/,
+    );
+
+    // Disabled, it is sent nothing; enabled again (the receiver fixed), it gets what happens next.
+    await ok(api, 'POST', '/locations', { name: 'While disabled' });
+    for (let i = 0; i < 3; i++) await server.services.webhookDispatcher.runOnce();
+    const before = at('/down').length;
+    expect(before).toBe(failed?.attempts);
+    receiver.on('/down', () => ({ status: 204 }));
+    const enabled = await ok(api, 'PATCH', `/webhooks/${down.id}`, { enabled: true });
+    expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
+    const after = await ok(api, 'POST', '/locations', { name: 'After' });
+    await deliverUntil(() => at('/down').length > before);
+    expect(events(at('/down').slice(before)).map((e) => e.recordId)).toEqual([after.id]);
+  });
+
+  it('disable an endpoint after too many failed attempts in a row', async () => {
+    const { api } = await team();
+    receiver.on('/refusing', () => ({ status: 503 }));
+    const hook = await createHook(api, '/refusing');
+    // A dispatcher of its own, as any instance runs one: three failures in a row, and a long retry window.
+    const strict = new WebhookDispatcher(
+      { db: server.db, now: () => new Date(), events: server.services.events },
+      { ...FAST, maxConsecutiveFailures: 3, retryWindowMs: 60_000 },
+    );
+    await ok(api, 'POST', '/cars', { year: 2001, make: 'Saab', model: '9-3' });
+    await deliverUntil(async () => !(await ok(api, 'GET', `/webhooks/${hook.id}`)).enabled, strict);
+    expect((await ok(api, 'GET', `/webhooks/${hook.id}`)).disabledReason).toBe(
+      'disabled after 3 failed delivery attempts in a row: last error HTTP 503',
+    );
+    const [pending] = (await deliveries(api, hook.id)).data;
+    expect(pending).toMatchObject({ status: 'pending', attempts: 3, lastResponseStatus: 503 });
+  });
+
+  it('send a key without read:customers no customer event', async () => {
+    const { team: owner, api } = await team();
+    const narrow = apiCaller(
+      server.baseUrl,
+      (await server.createKey(owner.id, ['read:webhooks', 'write:webhooks', 'read:cars'])).key,
+    );
+    const all = await createHook(narrow, '/narrow-all');
+    const named = await createHook(narrow, '/narrow-named', ['customer.created', 'customer.updated', 'car.created']);
+    const customer = await ok(api, 'POST', '/customers', { firstName: 'Ada', lastName: 'Lovelace' });
+    await ok(api, 'PATCH', `/customers/${customer.id}`, { city: 'London' });
+    const car = await ok(api, 'POST', '/cars', { year: 1972, make: 'Citroën', model: 'DS', customerId: customer.id });
+    await deliverUntil(() => at('/narrow-all').length >= 1 && at('/narrow-named').length >= 1);
+    for (let i = 0; i < 3; i++) await server.services.webhookDispatcher.runOnce();
+    expect(events(at('/narrow-all')).map((e) => [e.type, e.recordId])).toEqual([['car.created', car.id]]);
+    expect(events(at('/narrow-named')).map((e) => e.type)).toEqual(['car.created']);
+    expect((await deliveries(narrow, all.id)).total).toBe(1);
+    expect((await deliveries(narrow, named.id)).total).toBe(1);
+    // Nor can a key that lacks one of its read scopes point an all-scope endpoint elsewhere.
+    const wide = await createHook(api, '/wide');
+    const res = await narrow('PATCH', `/webhooks/${wide.id}`, { body: { url: 'https://attacker.example.com/' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatch(/^Missing scope: read:/);
+    expect((await ok(api, 'GET', `/webhooks/${wide.id}`)).url).toBe(`${receiver.url}/wide`);
+  });
+
+  it('never connect to a name that resolves to a private address', async () => {
+    const { api } = await team();
+    const hook = await ok(api, 'POST', '/webhooks', { url: 'https://internal.example.test/hook', eventTypes: ['*'] });
+    const rebinding = new WebhookDispatcher(
+      { db: server.db, now: () => new Date(), events: server.services.events, resolve: async () => ['10.1.2.3'] },
+      FAST,
+    );
+    await ok(api, 'POST', '/locations', { name: 'Intranet' });
+    await deliverUntil(async () => (await deliveries(api, hook.id)).data[0]?.attempts === 1, rebinding);
+    expect((await deliveries(api, hook.id)).data[0]).toMatchObject({
+      status: 'pending',
+      lastResponseStatus: null,
+      lastError: 'The URL points at a private, loopback, link-local or otherwise non-public address',
+    });
+  });
+});
+
+describe('two instances on one database', () => {
+  it('deliver each event exactly once per endpoint, as one delivery', async () => {
+    const { api, key } = await team();
+    const pairAll = await createHook(api, '/pair-all');
+    const pairCars = await createHook(api, '/pair-cars', ['car.created']);
+    // Two servers on PostgreSQL, each with its background dispatcher; on PGlite (one process's database)
+    // two dispatchers beside the one server. A generous timeout: a busy test process (PGlite blocks the
+    // event loop) must not turn a slow 200 into a legitimate retry, which this test would count twice.
+    const pair = { ...FAST, timeoutMs: 10_000 };
+    const servers = databaseUrl
+      ? await Promise.all([1, 2].map(() => startTestServer({ databaseUrl, webhooks: { ...pair, dispatch: true } })))
+      : [];
+    const dispatchers = databaseUrl
+      ? []
+      : [1, 2].map(
+          () => new WebhookDispatcher({ db: server.db, now: () => new Date(), events: server.services.events }, pair),
+        );
+    for (const d of dispatchers) d.start();
+    try {
+      // Writes spread over the instances, as a balancer would.
+      const writers = servers.length > 0 ? servers.map((s) => apiCaller(s.baseUrl, key)) : [api];
+      const cars = await Promise.all(
+        Array.from({ length: 24 }, (_, n) =>
+          ok(writers[n % writers.length] as ApiCaller, 'POST', '/cars', {
+            year: 1950 + n,
+            make: 'Pair',
+            model: `${n}`,
+          }),
+        ),
+      );
+      const deadline = Date.now() + 20_000;
+      while ((at('/pair-all').length < 24 || at('/pair-cars').length < 24) && Date.now() < deadline) await sleep(50);
+      // Both instances keep passing a while: nothing may go out twice.
+      await sleep(500);
+      for (const [path, hook] of [
+        ['/pair-all', pairAll],
+        ['/pair-cars', pairCars],
+      ] as const) {
+        const ids = at(path).map((r) => r.headers['vsf-event-id']);
+        expect(ids).toHaveLength(24);
+        expect(new Set(ids).size).toBe(24);
+        expect(new Set(events(at(path)).map((e) => e.recordId))).toEqual(new Set(cars.map((c) => c.id)));
+        const log = await deliveries(api, hook.id);
+        expect(log.total).toBe(24);
+        expect(new Set(log.data.map((d) => d.eventId))).toEqual(new Set(ids));
+        expect(log.data.every((d) => d.status === 'succeeded' && d.attempts === 1)).toBe(true);
+      }
+    } finally {
+      await Promise.all([...dispatchers.map((d) => d.stop()), ...servers.map((s) => s.close())]);
+    }
+  });
+});
