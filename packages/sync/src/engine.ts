@@ -161,7 +161,7 @@ export async function syncResources(
 }
 
 /** A summary before any page is read; a skipped resource is reported as one that stays so. */
-function emptySummary(
+export function emptySummary(
   resource: ResourceSpec,
   fields: Pick<ResourceSummary, 'status' | 'mode' | 'updatedAfter' | 'resumed'>,
 ): ResourceSummary {

@@ -1,4 +1,4 @@
-import { type ResourceSummary, type SyncOptions, type SyncResult, syncResources } from '../engine.js';
+import { emptySummary, type ResourceSummary, type SyncOptions, type SyncResult, syncResources } from '../engine.js';
 import type { ResourceSpec } from '../resources.js';
 import type { RunRetries } from '../retry/run-retries.js';
 import { FeedCursorGoneError, type FeedSource } from '../source.js';
@@ -84,22 +84,15 @@ function merge(byName: Map<string, ResourceSummary>, resources: readonly Resourc
   }
 }
 
+/** A resource the run only followed the feed for: no list page read. */
 function feedSummary(resource: ResourceSpec): ResourceSummary {
-  return {
-    resource: resource.name,
+  const summary = emptySummary(resource, {
     status: 'completed',
     mode: 'incremental',
     updatedAfter: null,
     resumed: false,
-    pages: 0,
-    upserted: 0,
-    deleted: 0,
-    total: 0,
-    durationMs: 0,
-    retries: 0,
-    watermark: null,
-    feedChanges: 0,
-  };
+  });
+  return { ...summary, feedChanges: 0 };
 }
 
 function failed(resource: ResourceSpec, summary: ResourceSummary | undefined, error: unknown): ResourceSummary {
