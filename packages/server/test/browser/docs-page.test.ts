@@ -12,6 +12,12 @@ import { ARTIFACTS, type BrowserSession, openBrowser, SKIP_BROWSER, warnIfSkippe
 
 warnIfSkipped('/docs');
 
+/** Scrolls the page to `y` (the test's code has no DOM types: the function is the page's); true at the bottom. */
+const scrollPage = (page: Page, y: number): Promise<boolean> =>
+  page.evaluate(
+    `(() => { window.scrollTo(0, ${y}); return ${y} >= document.documentElement.scrollHeight - window.innerHeight; })()`,
+  ) as Promise<boolean>;
+
 /**
  * The operation block of one method and path in Swagger UI, scrolled into the page first: a long document
  * is rendered virtually, so a block exists only while it is near the viewport.
@@ -21,11 +27,7 @@ async function operation(page: Page, method: string, path: string) {
     .locator(`.opblock-${method}`)
     .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
   for (let y = 0; (await block.count()) === 0; y += 300) {
-    const end = await page.evaluate((to) => {
-      window.scrollTo(0, to);
-      return to >= document.documentElement.scrollHeight - window.innerHeight;
-    }, y);
-    if (end) throw new Error(`no ${method.toUpperCase()} ${path} in the page`);
+    if (await scrollPage(page, y)) throw new Error(`no ${method.toUpperCase()} ${path} in the page`);
     await page.waitForTimeout(40);
   }
   await block.scrollIntoViewIfNeeded();
@@ -67,15 +69,11 @@ describe.skipIf(SKIP_BROWSER)('/docs in Chromium', () => {
     for (let y = 0; ; y += 500) {
       for (const id of await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id)))
         rendered.add(id);
-      const end = await page.evaluate((to) => {
-        window.scrollTo(0, to);
-        return to >= document.documentElement.scrollHeight - window.innerHeight;
-      }, y);
-      if (end && y > 0) break;
+      if ((await scrollPage(page, y)) && y > 0) break;
       await page.waitForTimeout(40);
     }
     for (const id of await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id))) rendered.add(id);
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await scrollPage(page, 0);
     expect(rendered.size).toBe(operations);
     await expect.poll(() => page.locator('.vsf-demo').textContent(), { timeout: 15_000 }).toContain('demo team');
     await page.screenshot({ path: join(ARTIFACTS, 'docs-01-rendered.png'), fullPage: false });
