@@ -116,6 +116,9 @@ export function defineResource<
       response: { status: derived.status, description: options.response ?? derived.response, schema: derived.schema },
       ...(resourceName ? { resourceName } : {}),
       ...(options.errors ? { errors: options.errors } : {}),
+      ...(options.inUse
+        ? { inUse: options.inUse, errors: [...new Set([...(options.errors ?? []), 409 as const])] }
+        : {}),
     };
   };
 

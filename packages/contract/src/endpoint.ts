@@ -91,6 +91,11 @@ export interface EndpointDefinition {
   readonly extension?: ServerExtension;
   /** Status codes (besides the auth and validation ones every endpoint has) this endpoint can answer. */
   readonly errors?: readonly (404 | 409 | 410 | 413 | 415)[];
+  /**
+   * A delete refused (409) while other records still refer to the record: the message the server sends,
+   * which names the way out (`set isActive to false instead`).
+   */
+  readonly inUse?: string;
 }
 
 /**

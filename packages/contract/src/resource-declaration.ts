@@ -24,6 +24,8 @@ export interface OperationOptions {
   readonly binaryUpload?: boolean;
   /** Statuses besides those `errorStatuses` already derives (a path id's 404 needs no declaration). */
   readonly errors?: readonly (409 | 413 | 415)[];
+  /** A delete's 409 message while other records still refer to the record (implies `errors: [409]`). */
+  readonly inUse?: string;
 }
 
 /** A `POST <item>/<verb>` that changes one record and answers it (`cancel`, `send`, `publish`). */

@@ -68,6 +68,7 @@ interface DerivedEndpoint<
   readonly fieldScopes?: readonly FieldScope[];
   readonly references?: readonly string[];
   readonly errors?: readonly (409 | 413 | 415)[];
+  readonly inUse?: string;
 }
 
 /** One derived standard endpoint. */

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, V1Car, V1Contact, V1Customer, V1Location } from '@vsf/contract';
+import { ALL_SCOPES, deleteLocation, deleteParkingZone, V1Car, V1Contact, V1Customer, V1Location } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
@@ -145,5 +145,22 @@ describe('locations', () => {
     const unused = (await api('POST', '/locations', { body: { name: 'Spare' } })).body.data;
     expect((await api('DELETE', `/locations/${unused.id}`)).status).toBe(200);
     expect((await api('GET', `/locations/${unused.id}`)).status).toBe(404);
+  });
+});
+
+describe('a delete of a record others refer to', () => {
+  it('answers 409 with the message the contract declares (inUse), and changes nothing', async () => {
+    const location = (await api('POST', '/locations', { body: { name: 'Referred to' } })).body.data;
+    await api('POST', '/cars', { body: { year: 2001, make: 'A', model: 'B', locationId: location.id } });
+    const refused = await api('DELETE', `/locations/${location.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: deleteLocation.inUse, code: 'conflict', details: null });
+    expect((await api('GET', `/locations/${location.id}`)).body.data).toEqual(location);
+
+    const zone = (await api('POST', '/parking-zones', { body: { name: 'Z-refused' } })).body.data;
+    expect((await api('POST', '/parking-spots', { body: { name: 'S-1', parkingZoneId: zone.id } })).status).toBe(201);
+    const zoneRefused = await api('DELETE', `/parking-zones/${zone.id}`);
+    expect(zoneRefused.status).toBe(409);
+    expect(zoneRefused.body.error).toBe(deleteParkingZone.inUse);
   });
 });

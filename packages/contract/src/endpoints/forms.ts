@@ -26,7 +26,7 @@ const forms = defineResource(marketing, {
     summary: 'Delete a form without submissions',
     description:
       'Submissions are the facility’s leads, so a form that has any is never deleted with them (409): set `isActive` to false to close it instead.',
-    errors: [409],
+    inUse: 'The form has submissions; set isActive to false to close it instead',
   },
 });
 

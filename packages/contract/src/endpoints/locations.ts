@@ -17,7 +17,7 @@ const locations = defineResource(v1, {
     description:
       'Only a location nothing refers to can be deleted (409 otherwise); to retire a location in use, set `isActive: false`.',
     response: 'The location is deleted',
-    errors: [409],
+    inUse: 'Location is still in use by cars, customers or parking zones; set isActive to false instead',
   },
 });
 

@@ -18,7 +18,7 @@ const zones = defineResource(parking, {
   delete: {
     summary: 'Delete an empty parking zone',
     description: 'Only a zone with no spots and no cars can be deleted (409 otherwise).',
-    errors: [409],
+    inUse: 'The zone still has spots, cars or history; set isActive to false instead',
   },
 });
 
@@ -43,7 +43,7 @@ const spots = defineResource(parking, {
   delete: {
     summary: 'Delete an empty parking spot',
     description: 'A spot with a car in it cannot be deleted (409).',
-    errors: [409],
+    inUse: 'The spot has parking history; set isActive to false instead',
   },
 });
 

@@ -53,7 +53,7 @@ const rsvpOptions = defineResource(events, {
   delete: {
     summary: 'Delete an RSVP option nobody chose',
     description: 'An option that RSVPs chose is kept (409): move those RSVPs to another option first.',
-    errors: [409],
+    inUse: 'RSVPs chose this option; move them to another option first',
   },
 });
 
@@ -75,7 +75,7 @@ const invites = defineResource(events, {
   delete: {
     summary: 'Withdraw an invite',
     description: 'An invite that has been answered is kept (409): the RSVP points at it.',
-    errors: [409],
+    inUse: 'The invite has been answered; its RSVP points at it',
   },
 });
 

@@ -25,7 +25,7 @@ const accounts = defineResource(marketing, {
     summary: 'Disconnect a social account without posts',
     description:
       'An account with posts is kept with their history (409): set `isActive` to false, or delete its posts first.',
-    errors: [409],
+    inUse: 'The account has posts; set isActive to false or delete its posts first',
   },
 });
 

@@ -64,7 +64,11 @@ function errorExample(endpoint: EndpointDefinition, status: number, bodyExample:
       return { error: `${endpoint.resourceName ?? 'Record'} not found`, code: 'not_found', details: null };
     case 409:
       return endpoint.errors?.includes(409)
-        ? { error: 'The request conflicts with the current state of the record', code: 'conflict', details: null }
+        ? {
+            error: endpoint.inUse ?? 'The request conflicts with the current state of the record',
+            code: 'conflict',
+            details: null,
+          }
         : {
             error: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
             code: 'conflict',

@@ -1,9 +1,7 @@
-import { V1Campaign, V1CampaignAudience, V1CampaignContentStep, V1CampaignSend, V1Template } from '@vsf/contract';
+import { V1CampaignAudience, V1CampaignContentStep, V1CampaignSend, V1Template } from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
 
 export const templatesTable = TeamScopedTable.of<V1Template>('templates', V1Template);
-
-export const campaignsTable = TeamScopedTable.of<V1Campaign>('campaigns', V1Campaign);
 
 export const audiencesTable = TeamScopedTable.of<V1CampaignAudience>('campaign_audiences', V1CampaignAudience);
 

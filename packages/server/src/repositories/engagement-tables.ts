@@ -1,6 +1,5 @@
 import {
   V1AssetFolder,
-  V1Form,
   V1FormSubmission,
   V1RsvpOption,
   V1SocialAccount,
@@ -10,8 +9,6 @@ import {
   V1SocialPost,
 } from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
-
-export const formsTable = TeamScopedTable.of<V1Form>('forms', V1Form);
 
 /** Submissions are immutable: `updated_at` equals `submitted_at` and is not part of the API object. */
 export const formSubmissionsTable = TeamScopedTable.of<V1FormSubmission>('form_submissions', V1FormSubmission);

@@ -1,13 +1,4 @@
-import type {
-  V1AppointmentType,
-  V1CommunicationThread,
-  V1Contact,
-  V1FormSubmission,
-  V1Location,
-  V1ParkingAssignment,
-  V1ParkingZone,
-  V1RsvpOption,
-} from '@vsf/contract';
+import type { V1Contact, V1ParkingAssignment, V1RsvpOption } from '@vsf/contract';
 import type { DeliveryDeps } from './message-delivery.js';
 import { Appointments } from './resources/appointments.js';
 import { AssetFolders } from './resources/asset-folders.js';
@@ -32,32 +23,31 @@ import { type SocialDeps, SocialPosts } from './resources/social-posts.js';
 import { Templates } from './resources/templates.js';
 import { type WebhookServiceDeps, Webhooks } from './resources/webhooks.js';
 import type { MediaDeps } from './service-deps.js';
+import { RESOURCE_TABLES } from './standard/resource-tables.js';
 import { TeamResource } from './standard/team-resource.js';
 
 /**
- * Every team resource whose standard operations are served here, by SDK namespace. Most are one line: the
- * contract and RESOURCE_TABLES say the rest. A resource with behaviour of its own is a class in resources/.
+ * Every team resource, by SDK namespace. A resource the contract declares and nothing here names is served
+ * by the generic `TeamResource` (its table is RESOURCE_TABLES'): `locations`, for one. Named here are those
+ * that say more: a class in resources/ for behaviour of its own, options for defaults the migration does
+ * not give or filters that are not equality.
  */
 export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps & WebhookServiceDeps) {
-  return {
+  const special = {
     appointments: new Appointments(deps),
-    appointmentTypes: new TeamResource<V1AppointmentType>(deps, 'appointmentTypes', { defaults: { isActive: true } }),
     cars: new Cars(deps),
     'cars.events': new CarEvents(deps),
     'cars.photos': new CarPhotos(deps),
     customers: new Customers(deps),
     eventTypes: new EventTypes(deps),
-    communicationThreads: new TeamResource<V1CommunicationThread>(deps, 'communicationThreads'),
     'communicationThreads.messages': new CommunicationMessages(deps),
     'marketing.templates': new Templates(deps),
     'marketing.forms': new Forms(deps),
-    'marketing.forms.submissions': new TeamResource<V1FormSubmission>(deps, 'marketing.forms.submissions'),
     'marketing.socialAccounts': new SocialAccounts(deps),
     'marketing.socialPosts': new SocialPosts(deps),
     'marketing.socialEvents': new SocialEvents(deps),
     'marketing.socialEvents.rsvpOptions': new TeamResource<V1RsvpOption>(deps, 'marketing.socialEvents.rsvpOptions', {
       defaults: { description: null, attending: true, sortOrder: 0 },
-      conflicts: { inUse: 'RSVPs chose this option; move them to another option first' },
     }),
     'marketing.socialEvents.invites': new SocialEventInvites(deps),
     'marketing.socialEvents.rsvps': new SocialEventRsvps(deps),
@@ -71,16 +61,6 @@ export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps & We
     contacts: new TeamResource<V1Contact>(deps, 'contacts', {
       defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
     }),
-    locations: new TeamResource<V1Location>(deps, 'locations', {
-      defaults: { isActive: true },
-      conflicts: {
-        inUse: 'Location is still in use by cars, customers or parking zones; set isActive to false instead',
-      },
-    }),
-    'parking.zones': new TeamResource<V1ParkingZone>(deps, 'parking.zones', {
-      defaults: { isActive: true },
-      conflicts: { inUse: 'The zone still has spots, cars or history; set isActive to false instead' },
-    }),
     'parking.spots': new ParkingSpots(deps),
     'parking.assignments': new TeamResource<V1ParkingAssignment>(deps, 'parking.assignments', {
       filters: {
@@ -91,6 +71,10 @@ export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps & We
       },
     }),
   };
+  const standard = Object.keys(RESOURCE_TABLES)
+    .filter((namespace) => !(namespace in special))
+    .map((namespace) => [namespace, new TeamResource<{ id: string }>(deps, namespace)] as const);
+  return { ...(Object.fromEntries(standard) as Record<string, TeamResource<{ id: string }>>), ...special };
 }
 
 export type Resources = ReturnType<typeof createResources>;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countTeamRows } from './resource-table.js';
 
 /** Every team-owned table whose unfiltered list answers `total` from the counts below. */
 export const COUNTED_TABLES = [
@@ -60,14 +61,7 @@ export async function up(knex: Knex): Promise<void> {
         return null;
       end $$`);
   }
-  for (const table of COUNTED_TABLES) {
-    await knex.raw(`create trigger ${table}_count_inserts after insert on ${table}
-      referencing new table as inserted_rows for each statement execute function vsf_count_inserted_rows()`);
-    await knex.raw(`create trigger ${table}_count_deletes after delete on ${table}
-      referencing old table as deleted_rows for each statement execute function vsf_count_deleted_rows()`);
-    await knex.raw(`insert into team_row_count_deltas (team_id, table_name, delta)
-      select team_id, '${table}', count(*) from ${table} group by team_id`);
-  }
+  for (const table of COUNTED_TABLES) await countTeamRows(knex, table);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { COUNTED_TABLES } from './023-team-row-counts.js';
+import { recordTeamEvents } from './resource-table.js';
 
 /**
  * The `events` extension's transactional outbox. Every insert, update and delete of a team's record appends
@@ -64,10 +65,7 @@ export async function up(knex: Knex): Promise<void> {
         values (team, next_cursor, tg_table_name, act, (written->>'id')::uuid, written);
       return null;
     end $$`);
-  for (const table of COUNTED_TABLES) {
-    await knex.raw(`create constraint trigger ${table}_record_events after insert or update or delete on ${table}
-      deferrable initially deferred for each row execute function vsf_record_event()`);
-  }
+  for (const table of COUNTED_TABLES) await recordTeamEvents(knex, table);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countTeamRows } from './resource-table.js';
 import { createTeamTable, ts } from './team-table.js';
 
 /** Tables of this migration whose unfiltered list answers `total` from the row counts of migration 023. */
@@ -26,12 +27,8 @@ export async function up(knex: Knex): Promise<void> {
   });
   // The dispatcher's scan: enabled endpoints whose team's feed has moved past their cursor.
   await knex.raw('create index webhooks_enabled_idx on webhooks (team_id) where enabled');
-  for (const table of WEBHOOK_COUNTED_TABLES) {
-    await knex.raw(`create trigger ${table}_count_inserts after insert on ${table}
-      referencing new table as inserted_rows for each statement execute function vsf_count_inserted_rows()`);
-    await knex.raw(`create trigger ${table}_count_deletes after delete on ${table}
-      referencing old table as deleted_rows for each statement execute function vsf_count_deleted_rows()`);
-  }
+  // A new, empty table: counting its rows already there adds nothing.
+  for (const table of WEBHOOK_COUNTED_TABLES) await countTeamRows(knex, table);
 
   await createTeamTable(
     knex,

@@ -13,6 +13,7 @@ import * as keyChangeNotify from './022-key-change-notify.js';
 import * as teamRowCounts from './023-team-row-counts.js';
 import * as teamEvents from './024-team-events.js';
 import * as webhooks from './025-webhooks.js';
+import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
 /** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
@@ -44,6 +45,7 @@ export function migrationsFingerprint(): string {
   const hash = createHash('sha256');
   for (const name of Object.keys(migrations).sort()) hash.update(`${name}\n${String(migrations[name]?.up)}\n`);
   // The shared table shape is part of every migration that calls it.
-  for (const helper of [createTeamTable, timestamps, ts]) hash.update(String(helper));
+  for (const helper of [createTeamTable, timestamps, ts, countTeamRows, recordTeamEvents, createResourceTable])
+    hash.update(String(helper));
   return hash.digest('hex').slice(0, 16);
 }

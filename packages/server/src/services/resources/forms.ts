@@ -51,7 +51,6 @@ export class Forms extends TeamResource<V1Form> {
     super(deps, 'marketing.forms', {
       defaults: { description: null, isActive: true },
       write: (body) => (body.fields ? { ...body, fields: normalizeFields(body.fields as V1FormFieldInput[]) } : body),
-      conflicts: { inUse: 'The form has submissions; set isActive to false to close it instead' },
     });
   }
 

@@ -20,7 +20,6 @@ export class ParkingSpots extends TeamResource<V1ParkingSpot> {
       },
       conflicts: {
         duplicate: 'The team already has a spot with this name',
-        inUse: 'The spot has parking history; set isActive to false instead',
       },
     });
   }

@@ -11,7 +11,6 @@ export class SocialAccounts extends TeamResource<V1SocialAccount> {
       defaults: { displayName: null, profileUrl: null, isActive: true },
       conflicts: {
         duplicate: 'The team already has this account on this network',
-        inUse: 'The account has posts; set isActive to false or delete its posts first',
       },
     });
   }

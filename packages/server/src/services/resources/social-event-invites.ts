@@ -11,7 +11,6 @@ export class SocialEventInvites extends TeamResource<V1SocialEventInvite> {
       defaults: { note: null },
       conflicts: {
         duplicate: 'Already invited to this event',
-        inUse: 'The invite has been answered; its RSVP points at it',
       },
     });
   }

@@ -1,77 +1,41 @@
-import {
-  audiencesTable,
-  campaignSendsTable,
-  campaignsTable,
-  contentStepsTable,
-  templatesTable,
-} from '../../repositories/campaign-tables.js';
-import { messagesTable, threadsTable } from '../../repositories/communication-tables.js';
-import {
-  assetFoldersTable,
-  formSubmissionsTable,
-  formsTable,
-  invitesTable,
-  marketingAssetsTable,
-  rsvpOptionsTable,
-  rsvpsTable,
-  socialAccountsTable,
-  socialEventsTable,
-  socialPostsTable,
-} from '../../repositories/engagement-tables.js';
-import {
-  appointmentsTable,
-  appointmentTypesTable,
-  carEventsTable,
-  mediaTable,
-  parkingAssignmentsTable,
-  parkingSpotsTable,
-  parkingZonesTable,
-} from '../../repositories/facility-tables.js';
-import {
-  carsTable,
-  contactsTable,
-  customersTable,
-  eventTypesTable,
-  locationsTable,
-} from '../../repositories/tables.js';
-import type { TeamScopedTable } from '../../repositories/team-scoped-table.js';
+import { apiEndpoints, type EndpointDefinition, snakeCase } from '@vsf/contract';
+import type { z } from 'zod';
+import { marketingAssetsTable, rsvpOptionsTable } from '../../repositories/engagement-tables.js';
+import { mediaTable } from '../../repositories/facility-tables.js';
+import { eventTypesTable } from '../../repositories/tables.js';
+import { TeamScopedTable } from '../../repositories/team-scoped-table.js';
 import { webhooksTable } from '../../repositories/webhook-tables.js';
 
 /**
- * The table that holds each team resource, by the resource's SDK namespace in the contract. This is the
- * one place a resource's storage is named: the standard operations, the parent checks of nested routes
- * and the reference checks of every body (`customerId` → the customers table) all look it up here.
+ * Tables that are not the contract's record stored as is: rows with columns the API does not show, or
+ * shows reshaped (an event type's `config`), a table shared by two resources (`media`), or an older name.
  */
 // biome-ignore lint/suspicious/noExplicitAny: tables of every record type live side by side.
-export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = {
-  cars: carsTable,
-  customers: customersTable,
-  contacts: contactsTable,
-  locations: locationsTable,
+const STORED_OTHERWISE: Record<string, TeamScopedTable<any>> = {
   eventTypes: eventTypesTable,
-  'parking.zones': parkingZonesTable,
-  'parking.spots': parkingSpotsTable,
-  'parking.assignments': parkingAssignmentsTable,
-  'cars.events': carEventsTable,
   'cars.photos': mediaTable,
-  appointments: appointmentsTable,
-  appointmentTypes: appointmentTypesTable,
-  communicationThreads: threadsTable,
-  'communicationThreads.messages': messagesTable,
-  'marketing.campaigns': campaignsTable,
-  'marketing.campaigns.audiences': audiencesTable,
-  'marketing.campaigns.sends': campaignSendsTable,
-  'marketing.campaigns.content': contentStepsTable,
-  'marketing.templates': templatesTable,
-  'marketing.forms': formsTable,
-  'marketing.forms.submissions': formSubmissionsTable,
-  'marketing.socialEvents': socialEventsTable,
-  'marketing.socialEvents.rsvpOptions': rsvpOptionsTable,
-  'marketing.socialEvents.invites': invitesTable,
-  'marketing.socialEvents.rsvps': rsvpsTable,
-  'marketing.socialAccounts': socialAccountsTable,
-  'marketing.socialPosts': socialPostsTable,
   'marketing.assets': marketingAssetsTable,
-  'marketing.assetFolders': assetFoldersTable,
+  'marketing.socialEvents.rsvpOptions': rsvpOptionsTable,
   webhooks: webhooksTable,
 };
+
+/**
+ * The table of every team resource the contract declares (a `get` of one record on the team API), by SDK
+ * namespace: named after its records as the contract names them (`getParkingZone` → `parking_zones`), its
+ * columns the record schema's. So a new resource needs no line here, only its migration, which
+ * `test/migration-columns.test.ts` checks against these columns. The standard operations, the parent checks
+ * of nested routes and the reference checks of every body (`customerId` → customers) all look tables up here.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: tables of every record type live side by side.
+export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = Object.fromEntries(
+  (Object.values(apiEndpoints) as EndpointDefinition[])
+    .filter((endpoint) => endpoint.surface === 'v1' && endpoint.sdk.method === 'get' && endpoint.resourceName)
+    .map((endpoint) => {
+      const namespace = endpoint.sdk.namespace.join('.');
+      const stored = STORED_OTHERWISE[namespace];
+      if (stored) return [namespace, stored];
+      const record = (endpoint.response.schema as z.ZodObject<{ data: z.ZodObject }>).shape.data;
+      const noun = endpoint.operationId.replace(/^get/, '');
+      return [namespace, TeamScopedTable.of(`${snakeCase(noun.charAt(0).toLowerCase() + noun.slice(1))}s`, record)];
+    }),
+);

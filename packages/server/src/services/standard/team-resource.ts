@@ -32,11 +32,8 @@ export interface TeamResourceOptions<R extends Identified, Row extends Identifie
    * filters). Each is called for every list, with `undefined` when the caller did not send it.
    */
   readonly filters?: Readonly<Record<string, ListFilter<Row>>>;
-  readonly conflicts?: {
-    /** A unique key the write would duplicate; a function to name the value sent. */
-    readonly duplicate?: string | ((body: Body) => string);
-    readonly inUse?: string;
-  };
+  /** A unique key the write would duplicate; a function to name the value sent. (A delete's is the contract's `inUse`.) */
+  readonly conflicts?: { readonly duplicate?: string | ((body: Body) => string) };
   /** The row as the API shows it, where the two differ. */
   readonly present?: (row: Row) => R;
   /** The row fields a create or update body writes, where the two differ. */
@@ -169,9 +166,7 @@ export class TeamResource<R extends Identified, Row extends Identified = R> {
   async delete(teamId: string, ...ids: string[]): Promise<{ id: string; deleted: true }> {
     const id = ids[ids.length - 1] as string;
     if (this.isNested || this.options.fixed) await this.findRow(teamId, ids);
-    const deleted = await mapConflicts({ inUse: this.options.conflicts?.inUse }, () =>
-      this.table.delete(this.deps.db, teamId, id),
-    );
+    const deleted = await mapConflicts({ inUse: this.inUseMessage }, () => this.table.delete(this.deps.db, teamId, id));
     if (!deleted) throw this.missing();
     return { id, deleted: true };
   }
@@ -187,6 +182,17 @@ export class TeamResource<R extends Identified, Row extends Identified = R> {
     const row = await this.table.findById(db, teamId, ids[ids.length - 1] as string, options);
     if (!row || !this.owns(row, ids)) throw this.missing();
     return row;
+  }
+
+  /**
+   * A delete that other records still point at: the contract's message, or one that says as much. The
+   * database's foreign keys decide, so the answer is true whichever record refers to it.
+   */
+  protected get inUseMessage(): string {
+    return (
+      this.routes.endpoints.delete?.inUse ??
+      `${this.routes.label} is still referred to by other records; change or delete those first`
+    );
   }
 
   /** A create or update meets only unique keys: its references were checked before it ran. */
