@@ -1,11 +1,20 @@
-// Writes the checked-in OpenAPI documents. `pnpm generate` runs it; a test fails when they are stale.
-import { writeFileSync } from 'node:fs';
+// Writes the checked-in OpenAPI documents and src/generated/endpoints.ts. `pnpm generate` runs it; tests
+// fail when either is stale.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/openapi/build-openapi-document.js';
+import { ENDPOINT_NAMES_FILE, endpointNamesSource } from './endpoint-names.js';
 import { OPENAPI_FILES } from './openapi-files.js';
 
-for (const [surface, file] of Object.entries(OPENAPI_FILES) as [keyof typeof OPENAPI_FILES, string][]) {
+const write = (file: string, text: string) => {
   const path = fileURLToPath(new URL(`../${file}`, import.meta.url));
-  writeFileSync(path, `${JSON.stringify(buildOpenApiDocument(surface), null, 2)}\n`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
   console.log(`wrote ${file}`);
+};
+
+for (const [surface, file] of Object.entries(OPENAPI_FILES) as [keyof typeof OPENAPI_FILES, string][]) {
+  write(file, `${JSON.stringify(buildOpenApiDocument(surface), null, 2)}\n`);
 }
+write(ENDPOINT_NAMES_FILE, await endpointNamesSource());

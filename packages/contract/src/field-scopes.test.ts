@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { triggeredFieldScopes } from './endpoint.js';
-import { createCarEvent } from './endpoints/car-events.js';
-import { updateCar } from './endpoints/cars.js';
+import { createCarEvent, updateCar } from './generated/endpoints.js';
 
 const fields = (endpoint: Parameters<typeof triggeredFieldScopes>[0], body: unknown) =>
   triggeredFieldScopes(endpoint, body).map((rule) => rule.field);

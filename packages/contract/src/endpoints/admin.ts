@@ -21,7 +21,7 @@ const admin = defineGroup({
   scope: { read: none, write: none },
 });
 
-const teams = defineResource(admin, {
+export const teams = defineResource(admin, {
   name: 'Team',
   path: '/teams',
   record: AdminTeam,
@@ -35,7 +35,7 @@ const teams = defineResource(admin, {
   },
 });
 
-const keys = defineResource(admin, {
+export const keys = defineResource(admin, {
   name: 'Key',
   path: '/keys',
   label: 'API key',
@@ -51,9 +51,6 @@ const keys = defineResource(admin, {
     },
   },
 });
-
-export const { adminCreateTeam, adminUpdateTeam } = teams.endpoints;
-export const { adminUpdateKey, adminRevokeKey } = keys.endpoints;
 
 // Teams and a team's keys are listed whole (an installation has few), and a key is created under its team.
 export const adminListTeams = defineEndpoint({

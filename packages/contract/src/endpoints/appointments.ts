@@ -5,7 +5,7 @@ import { z } from '../zod.js';
 
 const scheduling = defineGroup({ surface: 'v1', prefix: '', scope: 'appointments' });
 
-const appointments = defineResource(scheduling, {
+export const appointments = defineResource(scheduling, {
   name: 'Appointment',
   path: '/appointments',
   record: appointment.V1Appointment,
@@ -34,7 +34,7 @@ const appointments = defineResource(scheduling, {
   },
 });
 
-const appointmentTypes = defineResource(scheduling, {
+export const appointmentTypes = defineResource(scheduling, {
   name: 'AppointmentType',
   noun: 'appointment type',
   path: '/appointment-types',
@@ -44,8 +44,3 @@ const appointmentTypes = defineResource(scheduling, {
   operations: ['list', 'get', 'create', 'update'],
   references: ['eventTypeId'],
 });
-
-export const { createAppointment, listAppointments, getAppointment, updateAppointment, cancelAppointment } =
-  appointments.endpoints;
-export const { listAppointmentTypes, getAppointmentType, createAppointmentType, updateAppointmentType } =
-  appointmentTypes.endpoints;

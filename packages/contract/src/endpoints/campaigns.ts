@@ -6,7 +6,7 @@ import { readScopes, writeScopes } from '../scopes.js';
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
 
-const campaigns = defineResource(marketing, {
+export const campaigns = defineResource(marketing, {
   name: 'Campaign',
   path: '/campaigns',
   scope: 'campaigns',
@@ -22,7 +22,7 @@ const campaigns = defineResource(marketing, {
   },
 });
 
-const audiences = defineResource(campaigns, {
+export const audiences = defineResource(campaigns, {
   name: 'CampaignAudience',
   path: '/audiences',
   id: 'audienceId',
@@ -37,7 +37,7 @@ const audiences = defineResource(campaigns, {
   delete: { summary: 'Delete an audience that was never sent to', errors: [409] },
 });
 
-const contentSteps = defineResource(campaigns, {
+export const contentSteps = defineResource(campaigns, {
   name: 'CampaignContentStep',
   path: '/content',
   id: 'contentStepId',
@@ -61,7 +61,7 @@ const contentSteps = defineResource(campaigns, {
   delete: { summary: 'Delete an unsent content step', errors: [409] },
 });
 
-const sends = defineResource(campaigns, {
+export const sends = defineResource(campaigns, {
   name: 'CampaignSend',
   path: '/sends',
   id: 'sendId',
@@ -77,23 +77,6 @@ const sends = defineResource(campaigns, {
     scopes: { all: [...writeScopes('campaigns'), 'write:communications'] },
   },
 });
-
-export const { listCampaigns, getCampaign, createCampaign, updateCampaign, deleteCampaign } = campaigns.endpoints;
-export const {
-  listCampaignAudiences,
-  getCampaignAudience,
-  createCampaignAudience,
-  updateCampaignAudience,
-  deleteCampaignAudience,
-} = audiences.endpoints;
-export const {
-  listCampaignContentSteps,
-  getCampaignContentStep,
-  createCampaignContentStep,
-  updateCampaignContentStep,
-  deleteCampaignContentStep,
-} = contentSteps.endpoints;
-export const { listCampaignSends, getCampaignSend, createCampaignSend } = sends.endpoints;
 
 export const listCampaignAudienceMembers = defineEndpoint({
   operationId: 'listCampaignAudienceMembers',

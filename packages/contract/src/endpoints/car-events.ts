@@ -2,10 +2,10 @@ import { defineResource } from '../define-resource.js';
 import { NameText } from '../schemas/bounds.js';
 import { V1CarEvent, V1CarEventCreate, V1CarPhoto, V1CarPhotoCreate } from '../schemas/car-event.js';
 import { z } from '../zod.js';
-import { cars } from './car-resource.js';
+import { cars } from './cars.js';
 import { carEventFieldScopes } from './parking-field-scopes.js';
 
-const events = defineResource(cars, {
+export const events = defineResource(cars, {
   name: 'CarEvent',
   path: '/events',
   record: V1CarEvent,
@@ -27,7 +27,7 @@ const events = defineResource(cars, {
   get: { summary: 'Get one of a car’s events' },
 });
 
-const photos = defineResource(cars, {
+export const photos = defineResource(cars, {
   name: 'CarPhoto',
   path: '/photos',
   id: 'photoId',
@@ -46,6 +46,3 @@ const photos = defineResource(cars, {
   list: { summary: 'List a car’s gallery' },
   get: { summary: 'Get one photo of a car (its metadata; the bytes are at its `url`)' },
 });
-
-export const { createCarEvent, listCarEvents, getCarEvent } = events.endpoints;
-export const { createCarPhoto, listCarPhotos, getCarPhoto } = photos.endpoints;

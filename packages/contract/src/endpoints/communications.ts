@@ -3,7 +3,7 @@ import * as communication from '../schemas/communication.js';
 import { z } from '../zod.js';
 import { v1 } from './groups.js';
 
-const threads = defineResource(v1, {
+export const threads = defineResource(v1, {
   name: 'CommunicationThread',
   path: '/communication-threads',
   id: 'threadId',
@@ -23,7 +23,7 @@ const threads = defineResource(v1, {
   update: { summary: 'Change a thread’s subject' },
 });
 
-const messages = defineResource(threads, {
+export const messages = defineResource(threads, {
   name: 'CommunicationMessage',
   path: '/messages',
   id: 'messageId',
@@ -59,18 +59,3 @@ const messages = defineResource(threads, {
     },
   },
 });
-
-export const {
-  listCommunicationThreads,
-  getCommunicationThread,
-  createCommunicationThread,
-  updateCommunicationThread,
-} = threads.endpoints;
-export const {
-  listCommunicationMessages,
-  createCommunicationMessage,
-  getCommunicationMessage,
-  updateCommunicationMessage,
-  deleteCommunicationMessage,
-  sendCommunicationMessage,
-} = messages.endpoints;

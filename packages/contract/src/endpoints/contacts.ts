@@ -3,7 +3,7 @@ import { V1Contact, V1ContactCreate, V1ContactUpdate } from '../schemas/contact.
 import { z } from '../zod.js';
 import { v1 } from './groups.js';
 
-const contacts = defineResource(v1, {
+export const contacts = defineResource(v1, {
   name: 'Contact',
   path: '/contacts',
   scope: 'contacts',
@@ -22,5 +22,3 @@ const contacts = defineResource(v1, {
     response: 'The contact is deleted',
   },
 });
-
-export const { listContacts, getContact, createContact, updateContact, deleteContact } = contacts.endpoints;

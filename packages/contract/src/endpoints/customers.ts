@@ -5,7 +5,7 @@ import { V1Customer, V1CustomerCreate, V1CustomerUpdate } from '../schemas/custo
 import { z } from '../zod.js';
 import { v1 } from './groups.js';
 
-const customers = defineResource(v1, {
+export const customers = defineResource(v1, {
   name: 'Customer',
   path: '/customers',
   scope: 'customers',
@@ -37,5 +37,3 @@ const customers = defineResource(v1, {
     response: 'The customer is deleted',
   },
 });
-
-export const { listCustomers, getCustomer, createCustomer, updateCustomer, deleteCustomer } = customers.endpoints;

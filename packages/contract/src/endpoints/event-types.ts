@@ -3,7 +3,7 @@ import { EventTypeScope, V1EventType, V1EventTypeCreate, V1EventTypeUpdate } fro
 import { writeScopes } from '../scopes.js';
 import { v1 } from './groups.js';
 
-const eventTypes = defineResource(v1, {
+export const eventTypes = defineResource(v1, {
   name: 'EventType',
   noun: 'event type',
   path: '/event-types',
@@ -22,5 +22,3 @@ const eventTypes = defineResource(v1, {
     errors: [409],
   },
 });
-
-export const { listEventTypes, getEventType, createEventType, updateEventType } = eventTypes.endpoints;

@@ -4,7 +4,7 @@ import { V1Form, V1FormCreate, V1FormSubmission, V1FormSubmissionCreate, V1FormU
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
 
-const forms = defineResource(marketing, {
+export const forms = defineResource(marketing, {
   name: 'Form',
   path: '/forms',
   scope: 'forms',
@@ -30,7 +30,7 @@ const forms = defineResource(marketing, {
   },
 });
 
-const submissions = defineResource(forms, {
+export const submissions = defineResource(forms, {
   name: 'FormSubmission',
   path: '/submissions',
   id: 'submissionId',
@@ -52,6 +52,3 @@ const submissions = defineResource(forms, {
       'Submissions never change after they are stored, so `updatedAfter` and the order (newest first) use `submittedAt`.',
   },
 });
-
-export const { listForms, getForm, createForm, updateForm, deleteForm } = forms.endpoints;
-export const { createFormSubmission, listFormSubmissions, getFormSubmission } = submissions.endpoints;

@@ -1,3 +1,4 @@
+import { endpointsOf } from '../endpoints-of.js';
 import * as admin from './admin.js';
 import * as appointments from './appointments.js';
 import * as auth from './auth.js';
@@ -21,28 +22,20 @@ import * as templates from './templates.js';
 import * as webhooks from './webhooks.js';
 
 /** Keys, cars, customers, contacts, locations, event types, and the feed of the team's changes. */
-export const coreEndpoints = {
-  ...auth,
-  ...cars,
-  ...customers,
-  ...contacts,
-  ...locations,
-  ...eventTypes,
-  ...events,
-} as const;
+export const coreEndpoints = endpointsOf(auth, cars, customers, contacts, locations, eventTypes, events);
 
 /** Parking, car events and photos, appointments. */
-export const facilityEndpoints = { ...parking, ...carEvents, ...media, ...appointments } as const;
+export const facilityEndpoints = endpointsOf(parking, carEvents, media, appointments);
 
 /** Threads and messages with customers. */
-export const communicationsEndpoints = { ...communications } as const;
+export const communicationsEndpoints = endpointsOf(communications);
 
 /** Campaigns (audiences, content steps, sends), templates and the marketing calendar. */
-export const campaignsEndpoints = { ...campaigns, ...templates, ...marketingCalendar } as const;
+export const campaignsEndpoints = endpointsOf(campaigns, templates, marketingCalendar);
 /** Marketing engagement: forms and submissions, social events, social posts and accounts, assets and folders. */
-export const engagementEndpoints = { ...forms, ...socialEvents, ...socialPosts, ...marketingAssets } as const;
+export const engagementEndpoints = endpointsOf(forms, socialEvents, socialPosts, marketingAssets);
 /** Webhook endpoints the team's events are POSTed to, and their delivery logs (the `webhooks` extension). */
-export const webhooksEndpoints = { ...webhooks } as const;
+export const webhooksEndpoints = endpointsOf(webhooks);
 
 /**
  * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
@@ -58,7 +51,7 @@ export const apiEndpoints = {
 } as const;
 
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
-export const adminEndpoints = { ...admin } as const;
+export const adminEndpoints = endpointsOf(admin);
 
 export type CoreEndpoints = typeof coreEndpoints;
 export type FacilityEndpoints = typeof facilityEndpoints;

@@ -3,7 +3,7 @@ import { QueryBoolean } from '../schemas/common.js';
 import { V1Location, V1LocationCreate, V1LocationUpdate } from '../schemas/location.js';
 import { v1 } from './groups.js';
 
-const locations = defineResource(v1, {
+export const locations = defineResource(v1, {
   name: 'Location',
   path: '/locations',
   scope: 'locations',
@@ -20,5 +20,3 @@ const locations = defineResource(v1, {
     inUse: 'Location is still in use by cars, customers or parking zones; set isActive to false instead',
   },
 });
-
-export const { listLocations, getLocation, createLocation, updateLocation, deleteLocation } = locations.endpoints;

@@ -10,7 +10,7 @@ const folderFilter = (description: string) =>
     .optional()
     .openapi({ description });
 
-const assets = defineResource(marketing, {
+export const assets = defineResource(marketing, {
   name: 'MarketingAsset',
   path: '/assets',
   id: 'assetId',
@@ -38,7 +38,7 @@ const assets = defineResource(marketing, {
   },
 });
 
-const folders = defineResource(marketing, {
+export const folders = defineResource(marketing, {
   name: 'AssetFolder',
   path: '/asset-folders',
   id: 'folderId',
@@ -63,13 +63,3 @@ const folders = defineResource(marketing, {
     errors: [409],
   },
 });
-
-export const {
-  listMarketingAssets,
-  getMarketingAsset,
-  createMarketingAsset,
-  updateMarketingAsset,
-  deleteMarketingAsset,
-} = assets.endpoints;
-export const { listAssetFolders, getAssetFolder, createAssetFolder, updateAssetFolder, deleteAssetFolder } =
-  folders.endpoints;

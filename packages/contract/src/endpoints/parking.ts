@@ -6,7 +6,7 @@ import { z } from '../zod.js';
 
 const parking = defineGroup({ surface: 'v1', prefix: '', sdk: ['parking'], scope: 'parking' });
 
-const zones = defineResource(parking, {
+export const zones = defineResource(parking, {
   name: 'ParkingZone',
   path: '/parking-zones',
   sdk: 'zones',
@@ -22,7 +22,7 @@ const zones = defineResource(parking, {
   },
 });
 
-const spots = defineResource(parking, {
+export const spots = defineResource(parking, {
   name: 'ParkingSpot',
   path: '/parking-spots',
   sdk: 'spots',
@@ -47,7 +47,7 @@ const spots = defineResource(parking, {
   },
 });
 
-const assignments = defineResource(parking, {
+export const assignments = defineResource(parking, {
   name: 'ParkingAssignment',
   path: '/parking-assignments',
   sdk: 'assignments',
@@ -65,9 +65,3 @@ const assignments = defineResource(parking, {
       'Written by car events and by a car’s `parkingSpotId`/`parkingZoneId` (`POST`/`PATCH /cars`): a drop-off or placement starts one, the next one or a pick-up ends it. A spot has at most one active stay, and stays of a car or a spot never overlap.',
   },
 });
-
-export const { listParkingZones, getParkingZone, createParkingZone, updateParkingZone, deleteParkingZone } =
-  zones.endpoints;
-export const { listParkingSpots, getParkingSpot, createParkingSpot, updateParkingSpot, deleteParkingSpot } =
-  spots.endpoints;
-export const { listParkingAssignments, getParkingAssignment } = assignments.endpoints;

@@ -4,7 +4,7 @@ import * as socialEvent from '../schemas/social-event.js';
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
 
-const events = defineResource(marketing, {
+export const events = defineResource(marketing, {
   name: 'SocialEvent',
   path: '/social-events',
   id: 'eventId',
@@ -38,7 +38,7 @@ const events = defineResource(marketing, {
   },
 });
 
-const rsvpOptions = defineResource(events, {
+export const rsvpOptions = defineResource(events, {
   name: 'RsvpOption',
   path: '/rsvp-options',
   label: 'RSVP option',
@@ -57,7 +57,7 @@ const rsvpOptions = defineResource(events, {
   },
 });
 
-const invites = defineResource(events, {
+export const invites = defineResource(events, {
   name: 'SocialEventInvite',
   path: '/invites',
   id: 'inviteId',
@@ -79,7 +79,7 @@ const invites = defineResource(events, {
   },
 });
 
-const rsvps = defineResource(events, {
+export const rsvps = defineResource(events, {
   name: 'SocialEventRsvp',
   path: '/rsvps',
   id: 'rsvpId',
@@ -101,12 +101,3 @@ const rsvps = defineResource(events, {
       'A changed `rsvpOptionId` (one of this event’s options) moves `respondedAt` to now. Who answered does not change.',
   },
 });
-
-export const { listSocialEvents, getSocialEvent, createSocialEvent, updateSocialEvent, deleteSocialEvent } =
-  events.endpoints;
-export const { listRsvpOptions, getRsvpOption, createRsvpOption, updateRsvpOption, deleteRsvpOption } =
-  rsvpOptions.endpoints;
-export const { listSocialEventInvites, getSocialEventInvite, createSocialEventInvite, deleteSocialEventInvite } =
-  invites.endpoints;
-export const { listSocialEventRsvps, getSocialEventRsvp, createSocialEventRsvp, updateSocialEventRsvp } =
-  rsvps.endpoints;

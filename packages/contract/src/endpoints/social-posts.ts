@@ -4,7 +4,7 @@ import * as socialPost from '../schemas/social-post.js';
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
 
-const accounts = defineResource(marketing, {
+export const accounts = defineResource(marketing, {
   name: 'SocialAccount',
   path: '/social-accounts',
   // Social posts and accounts belong to the `campaigns` scope (spec scope table).
@@ -29,7 +29,7 @@ const accounts = defineResource(marketing, {
   },
 });
 
-const posts = defineResource(marketing, {
+export const posts = defineResource(marketing, {
   name: 'SocialPost',
   path: '/social-posts',
   id: 'postId',
@@ -64,14 +64,3 @@ const posts = defineResource(marketing, {
     },
   },
 });
-
-export const { listSocialAccounts, getSocialAccount, createSocialAccount, updateSocialAccount, deleteSocialAccount } =
-  accounts.endpoints;
-export const {
-  listSocialPosts,
-  getSocialPost,
-  createSocialPost,
-  updateSocialPost,
-  deleteSocialPost,
-  publishSocialPost,
-} = posts.endpoints;

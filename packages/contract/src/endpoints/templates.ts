@@ -4,7 +4,7 @@ import { CommunicationChannel } from '../schemas/communication.js';
 import { V1Template, V1TemplateCreate, V1TemplateUpdate } from '../schemas/template.js';
 import { marketing } from './groups.js';
 
-const templates = defineResource(marketing, {
+export const templates = defineResource(marketing, {
   name: 'Template',
   path: '/templates',
   scope: 'templates',
@@ -20,5 +20,3 @@ const templates = defineResource(marketing, {
   update: { description: 'Content steps made from the template keep the copy they took.' },
   delete: { description: 'Steps copied from it keep their content; their `templateId` is cleared.' },
 });
-
-export const { listTemplates, getTemplate, createTemplate, updateTemplate, deleteTemplate } = templates.endpoints;
