@@ -127,6 +127,9 @@ describe('webhook endpoints', () => {
       [{ url: 'https://hooks.example.com/x', eventTypes: ['car.exploded'] }, 'eventTypes'],
       [{ url: 'https://hooks.example.com/x', eventTypes: ['Car.created'] }, 'eventTypes'],
       [{ url: 'https://hooks.example.com/x', eventTypes: ['cars'] }, 'eventTypes'],
+      // Well formed, but no resource by that name: an endpoint that would never fire.
+      [{ url: 'https://hooks.example.com/x', eventTypes: ['cars.created'] }, 'eventTypes'],
+      [{ url: 'https://hooks.example.com/x', eventTypes: ['car.created', 'webhook.created'] }, 'eventTypes'],
       [{ url: 'https://hooks.example.com/x', eventTypes: [] }, 'eventTypes'],
       [{ url: 'https://hooks.example.com/x', eventTypes: ['*'], secret: 'whsec_mine' }, ''],
     ];
@@ -140,6 +143,12 @@ describe('webhook endpoints', () => {
     const hook = await createHook(api, '/unused');
     const patch = await api('PATCH', `/webhooks/${hook.id}`, { body: { url: 'https://192.168.1.10/x' } });
     expect(patch.status).toBe(400);
+    const typo = await api('PATCH', `/webhooks/${hook.id}`, {
+      body: { eventTypes: ['parking_zone.updated', 'zone.updated'] },
+    });
+    expect(typo.status).toBe(400);
+    expect(typo.body.details).toEqual([{ path: 'eventTypes.1', message: expect.stringContaining('"zone"') }]);
+    expect((await api('GET', `/webhooks/${hook.id}`)).body.data.eventTypes).toEqual(['*']);
     expect((await api('GET', '/webhooks')).body.total).toBe(1);
   });
 

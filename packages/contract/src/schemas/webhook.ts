@@ -60,7 +60,7 @@ const EventTypes = z
   .min(1)
   .max(MAX_WEBHOOK_EVENT_TYPES)
   .openapi({
-    description: `The event types delivered (\`car.created\`, \`customer.deleted\`), or \`["*"]\` for all; at most ${MAX_WEBHOOK_EVENT_TYPES}. Only events of records the creating key could read are ever delivered.`,
+    description: `The event types delivered (\`car.created\`, \`customer.deleted\`), or \`["*"]\` for all; at most ${MAX_WEBHOOK_EVENT_TYPES}. A type whose resource has no events (\`cars.created\`) is refused (400). Only events of records the creating key could read are ever delivered.`,
     example: ['car.created', 'car.updated'],
   });
 

@@ -9,13 +9,15 @@ import type {
   V1WebhookCreated,
   V1WebhookDelivery,
 } from '@vsf/contract';
-import { forbidden } from '../../errors/api-http-error.js';
+import { forbidden, validationFailed } from '../../errors/api-http-error.js';
 import { feedHead } from '../../repositories/team-events.js';
 import type { Changes, ListResult } from '../../repositories/team-scoped-table.js';
 import { type WebhookRow, webhookDeliveriesTable } from '../../repositories/webhook-tables.js';
 import { newWebhookSecret } from '../../webhooks/webhook-signature.js';
 import { checkWebhookUrl } from '../../webhooks/webhook-url-check.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { resourceRoutes } from '../standard/resource-routes.js';
+import { RESOURCE_TABLES } from '../standard/resource-tables.js';
 import { TeamResource } from '../standard/team-resource.js';
 
 export interface WebhookServiceDeps extends ServiceDeps {
@@ -27,6 +29,37 @@ export interface WebhookServiceDeps extends ServiceDeps {
 function present(row: WebhookRow): V1Webhook {
   const { secret: _secret, readScopes: _scopes, cursor: _cursor, consecutiveFailures: _failures, ...record } = row;
   return record;
+}
+
+/** The resources whose changes are events (`car`, `parking_zone`): every team resource but these endpoints. */
+let eventResources: ReadonlySet<string> | undefined;
+const knownEventResources = () => {
+  eventResources ??= new Set(
+    Object.keys(RESOURCE_TABLES)
+      .filter((namespace) => namespace !== 'webhooks')
+      .map((namespace) => resourceRoutes(namespace).eventResource),
+  );
+  return eventResources;
+};
+
+/**
+ * The contract checks a type's shape; a resource no event is ever about (`cars.created`, a typo) would
+ * make an endpoint that silently never fires, so it is refused naming the resources there are.
+ */
+function checkEventTypes(types: readonly string[] | undefined): void {
+  const known = knownEventResources();
+  const unknown = (types ?? []).flatMap((type, index) => {
+    const resource = type.split('.')[0] as string;
+    return type === '*' || known.has(resource)
+      ? []
+      : [
+          {
+            path: `eventTypes.${index}`,
+            message: `No event is about "${resource}"; the resources with events are ${[...known].sort().join(', ')}`,
+          },
+        ];
+  });
+  if (unknown.length > 0) throw validationFailed(unknown);
 }
 
 /** `*` covers every type; a type named twice is stored once. */
@@ -50,6 +83,7 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
   override async create(teamId: string, payload: unknown, scopes: unknown): Promise<V1WebhookCreated> {
     const body = payload as EndpointBody<typeof createWebhook>;
     checkWebhookUrl(body.url, this.allowHttpLoopback);
+    checkEventTypes(body.eventTypes);
     const now = this.deps.now();
     // Events from now on: the endpoint starts at the end of the team's feed.
     const { lastCursor } = await feedHead(this.deps.db, teamId);
@@ -80,6 +114,7 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
     const missing = current.readScopes.find((scope) => !(scopes as ReadonlySet<string>).has(scope));
     if (missing) throw forbidden(`Missing scope: ${missing} (the endpoint delivers events it can read)`);
     if (body.url !== undefined) checkWebhookUrl(body.url, this.allowHttpLoopback);
+    checkEventTypes(body.eventTypes);
     const changes: Changes<WebhookRow> = {
       url: body.url,
       description: body.description,
