@@ -1,4 +1,4 @@
-import ky from 'ky';
+import ky, { TimeoutError as KyTimeoutError } from 'ky';
 import pRetry, { AbortError } from 'p-retry';
 import sdkPackage from '../../package.json' with { type: 'json' };
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -62,6 +62,8 @@ export class BaseClient {
   private readonly defaultHeaders: Record<string, string>;
   private readonly authHeader: 'bearer' | 'x-api-key';
   protected readonly log: Logger;
+  /** Debug lines are built only when they will be written: each call writes two. */
+  private readonly debug: boolean;
   /** The API's own path (`/api/v1`), from the default base URL: routes beside it swap it for theirs. */
   private readonly apiPath: string;
 
@@ -83,6 +85,7 @@ export class BaseClient {
     this.authHeader = options.authHeader ?? 'bearer';
     const level = options.logLevel ?? parseLogLevel(env('VSF_LOG')) ?? 'warn';
     this.log = levelledLogger(level, options.logger ?? consoleLogger, [credential]);
+    this.debug = level === 'debug';
   }
 
   /**
@@ -163,8 +166,12 @@ export class BaseClient {
     return this.extensions;
   }
 
+  private extensionsHeader = '';
+
   private noteExtensions(response: Response): void {
     const header = response.headers.get(EXTENSIONS_HEADER) ?? '';
+    if (header === this.extensionsHeader && this.extensions.size > 0) return;
+    this.extensionsHeader = header;
     this.extensions = new Set(
       header
         .split(',')
@@ -180,7 +187,7 @@ export class BaseClient {
         throw new VsfError(`Missing path parameter ${name} for ${endpoint.operationId}`);
       return encodeURIComponent(value);
     });
-    const query = serializeQuery(args.query).toString();
+    const query = args.query ? serializeQuery(args.query).toString() : '';
     const base = endpoint.basePath ? this.baseBeside(endpoint.basePath) : this.baseUrl;
     return `${base}${path}${query ? `?${query}` : ''}`;
   }
@@ -222,13 +229,12 @@ export class BaseClient {
     const maxRetries = options.maxRetries ?? this.maxRetries;
 
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
-      const timer = new AbortController();
-      const timeoutId = setTimeout(() => timer.abort(), timeout);
-      const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
       // The URL carries no secret: the key travels in a header.
-      this.log.debug(`${method} ${url}`, { attempt: attemptNumber });
+      if (this.debug) this.log.debug(`${method} ${url}`, { attempt: attemptNumber });
       const started = Date.now();
       try {
+        // ky's own timeout covers the wait for the response; `readBody` the rest of it. Each abort signal
+        // costs as much as a small request's parsing, so a call without one of its own makes one, ky's.
         const response = await ky(url, {
           method,
           headers,
@@ -239,22 +245,23 @@ export class BaseClient {
               : args.body !== undefined
                 ? { json: args.body }
                 : {}),
-          signal,
+          ...(options.signal ? { signal: options.signal } : {}),
           retry: 0,
-          timeout: false,
+          timeout,
           throwHttpErrors: false,
           fetch: this.fetchImpl,
         });
         this.noteExtensions(response);
         // Bytes are the caller's to read (or stream); only an error body is read here.
         if (endpoint.binary && response.ok) return { data: parse(undefined, response), response };
-        const text = await readBody(response, signal);
-        this.log.debug(`${method} ${url} -> ${response.status} in ${Date.now() - started} ms`, {
-          attempt: attemptNumber,
-          status: response.status,
-          durationMs: Date.now() - started,
-          requestId: response.headers.get('x-request-id'),
-        });
+        const text = await readBody(response, timeout - (Date.now() - started), options.signal);
+        if (this.debug)
+          this.log.debug(`${method} ${url} -> ${response.status} in ${Date.now() - started} ms`, {
+            attempt: attemptNumber,
+            status: response.status,
+            durationMs: Date.now() - started,
+            requestId: response.headers.get('x-request-id'),
+          });
         const body = text ? parseJson(text, response) : undefined;
         if (!response.ok) throw errorFromResponse(response.status, body, response.headers);
         return { data: parse(body, response), response };
@@ -268,12 +275,10 @@ export class BaseClient {
             durationMs: Date.now() - started,
           },
         );
-        if (timer.signal.aborted) {
+        if (error instanceof KyTimeoutError || error instanceof BodyTimeout) {
           throw new TimeoutError(`${method} ${url} timed out after ${timeout} ms`, { cause: error });
         }
         throw new ConnectionError(`${method} ${url} failed: ${(error as Error).message}`, { cause: error });
-      } finally {
-        clearTimeout(timeoutId);
       }
     };
 
@@ -314,22 +319,35 @@ function retryDecision(error: Error, attempt: number, retriesLeft: number): { de
   return { delay, why: 'retryable' };
 }
 
-/** Reads the body, giving up when `signal` aborts even if the fetch implementation would keep reading. */
-function readBody(response: Response, signal: AbortSignal): Promise<string> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** The time left for a call ran out while its body was being read. */
+class BodyTimeout extends Error {}
+
+/**
+ * Reads the body, giving up after `ms` (what is left of the call's timeout) or when `signal` aborts, even if
+ * the fetch implementation would keep reading.
+ */
+function readBody(response: Response, ms: number, signal: AbortSignal | undefined): Promise<string> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.reject(new BodyTimeout());
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
+    const stop = (reason: unknown) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       response.body?.cancel().catch(() => {});
-      reject(signal.reason);
+      reject(reason);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => stop(signal?.reason);
+    const timer = setTimeout(() => stop(new BodyTimeout()), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
     response.text().then(
       (text) => {
-        signal.removeEventListener('abort', onAbort);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(text);
       },
       (error) => {
-        signal.removeEventListener('abort', onAbort);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         reject(error);
       },
     );
