@@ -3,6 +3,7 @@ import { conflict, notFound, validationFailed } from '../errors/api-http-error.j
 import { parkingAssignmentsTable, parkingSpotsTable, parkingZonesTable } from '../repositories/facility-tables.js';
 import { carsTable } from '../repositories/tables.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
+import { mapConflicts } from './standard/constraint-conflicts.js';
 
 /**
  * Where a car goes: into a spot (and its zone), into a zone without a spot, or out of parking (`null`).
@@ -38,8 +39,6 @@ export interface PlacementPlan {
   /** `undefined`: nothing to do. */
   target: { spot: { id: string; name: string } | null; zoneId: string } | null | undefined;
 }
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * Locks the car's row: every write that moves a car takes this lock first, so moves of one car run one
@@ -148,7 +147,10 @@ export async function applyPlacement(
 ): Promise<void> {
   const { teamId, carId, open, target, at } = plan;
   if (target === undefined) return;
-  try {
+  // The row locks make a conflict unreachable for writers that go through here; the unique indexes (one
+  // car per spot, one active stay per spot and per car) catch anything that does not.
+  const taken = 'The parking spot was taken by another car at the same time; list free spots and retry';
+  await mapConflicts({ duplicate: taken }, async () => {
     if (open) {
       await parkingAssignmentsTable.update(trx, teamId, open.id, { endedAt: at.toISOString() }, now);
       if (open.parking_spot_id) await parkingSpotsTable.update(trx, teamId, open.parking_spot_id, { carId: null }, now);
@@ -181,13 +183,7 @@ export async function applyPlacement(
       },
       now,
     );
-  } catch (error) {
-    // The row locks make this unreachable for writers that go through here; the unique indexes (one car
-    // per spot, one active stay per spot and per car) catch anything that does not.
-    if ((error as { code?: string }).code === UNIQUE_VIOLATION)
-      throw conflict('The parking spot was taken by another car at the same time; list free spots and retry');
-    throw error;
-  }
+  });
 }
 
 function isCurrentPlace(open: OpenStay | undefined, target: PlacementTarget): boolean {
