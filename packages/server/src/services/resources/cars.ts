@@ -21,9 +21,12 @@ export class Cars extends TeamResource<V1Car> {
     const { parkingSpotId, parkingZoneId, ...fields } = body;
     const placement = placementFromCarFields({ parkingSpotId, parkingZoneId });
     const now = this.deps.now();
+    const values = { isForSale: false, ...fields, id: randomUUID() };
+    // One statement needs no transaction of its own (inside an idempotent request it would be a savepoint):
+    // two round trips fewer for the usual create.
+    if (!placement) return carsTable.insert(this.deps.db, teamId, values, now);
     return this.deps.db.transaction(async (trx) => {
-      const car = await carsTable.insert(trx, teamId, { isForSale: false, ...fields, id: randomUUID() }, now);
-      if (!placement) return car;
+      const car = await carsTable.insert(trx, teamId, values, now);
       const plan = await planPlacement(trx, teamId, car.id, placement, { at: now, atLabel: 'now', sameIsNoop: true });
       await applyPlacement(trx, plan, now);
       return (await carsTable.findById(trx, teamId, car.id)) as V1Car;
@@ -38,14 +41,20 @@ export class Cars extends TeamResource<V1Car> {
     const { parkingSpotId, parkingZoneId, ...fields } = body;
     const placement = placementFromCarFields({ parkingSpotId, parkingZoneId });
     const now = this.deps.now();
+    if (placement === undefined) {
+      const car = await carsTable.update(this.deps.db, teamId, carId as string, fields, now);
+      if (!car) throw this.missing();
+      return car;
+    }
     return this.deps.db.transaction(async (trx) => {
-      const plan =
-        placement === undefined
-          ? undefined
-          : await planPlacement(trx, teamId, carId as string, placement, { at: now, atLabel: 'now', sameIsNoop: true });
+      const plan = await planPlacement(trx, teamId, carId as string, placement, {
+        at: now,
+        atLabel: 'now',
+        sameIsNoop: true,
+      });
       const car = await carsTable.update(trx, teamId, carId as string, fields, now);
       if (!car) throw this.missing();
-      if (!plan || plan.target === undefined) return car;
+      if (plan.target === undefined) return car;
       await applyPlacement(trx, plan, now);
       return (await carsTable.findById(trx, teamId, car.id)) as V1Car;
     });
