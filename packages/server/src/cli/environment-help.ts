@@ -12,6 +12,10 @@ const VARIABLES: [name: string, meaning: string][] = [
     'VSF_RATE_LIMIT_STORE',
     'memory, postgres or redis (default: redis with REDIS_URL, else postgres with DATABASE_URL, else memory)',
   ],
+  [
+    'VSF_RATE_LIMIT_LEASE',
+    'with a shared store (postgres, redis): most points of a key one instance leases per round trip (default 32; 1 counts every request in the store)',
+  ],
   ['REDIS_URL', 'share rate-limit counts across instances through this Redis (redis://host:6379)'],
   ['VSF_KEY_CACHE_SIZE', 'verified API keys cached per instance (default 10000; 0 turns the cache off)'],
   ['VSF_KEY_CACHE_TTL_MS', 'how long a cached key is trusted at most (default 30000)'],

@@ -6,9 +6,11 @@ import {
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRedis,
-  RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { ApiHttpError } from '../errors/api-http-error.js';
+import { DEFAULT_LEASE_MAX } from './lease-size.js';
+import { leasedPoints } from './leased-points.js';
+import { type PointDecision, type PointSource, perRequestPoints } from './point-source.js';
 
 export interface RateLimitConfig {
   /** Requests each API key may make per window. */
@@ -25,6 +27,11 @@ export interface RateLimitConfig {
   redisUrl?: string | undefined;
   /** Prefix of the Redis keys (tests isolate runs with it). */
   redisKeyPrefix?: string | undefined;
+  /**
+   * With a shared store (`postgres`, `redis`), the most points of a key one instance leases in one round
+   * trip (`VSF_RATE_LIMIT_LEASE`, default 32); 1 counts every request in the store. See leased-points.ts.
+   */
+  leaseMax?: number | undefined;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
@@ -32,6 +39,7 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
   windowSeconds: 60,
   failedAuthPoints: 60,
   store: 'memory',
+  leaseMax: DEFAULT_LEASE_MAX,
 };
 
 export interface KeyRateLimiter {
@@ -82,29 +90,26 @@ async function createStore(
 }
 
 /** One counted bucket: `RateLimit-*` headers on every answer, 429 `rate_limited` with `Retry-After` over it. */
-function bucket(limiter: RateLimiterAbstract, points: number, windowSeconds: number, what: string) {
-  const setHeaders = (res: Response, state: RateLimiterRes) => {
+function bucket(take: PointSource, points: number, windowSeconds: number, what: string) {
+  const setHeaders = (res: Response, state: PointDecision) => {
     res.set({
       'RateLimit-Limit': String(points),
-      'RateLimit-Remaining': String(Math.max(0, state.remainingPoints)),
+      'RateLimit-Remaining': String(Math.max(0, state.remaining)),
       'RateLimit-Reset': String(Math.ceil(state.msBeforeNext / 1000)),
     });
   };
   return async (id: string, res: Response) => {
-    try {
-      setHeaders(res, await limiter.consume(id));
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setHeaders(res, rejection);
-      const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-      throw new ApiHttpError(
-        429,
-        'rate_limited',
-        `Rate limit of ${points} ${what} per ${windowSeconds} s exceeded; retry after ${retryAfter} s`,
-        null,
-        { 'Retry-After': retryAfter },
-      );
-    }
+    const state = await take(id);
+    setHeaders(res, state);
+    if (state.allowed) return;
+    const retryAfter = String(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
+    throw new ApiHttpError(
+      429,
+      'rate_limited',
+      `Rate limit of ${points} ${what} per ${windowSeconds} s exceeded; retry after ${retryAfter} s`,
+      null,
+      { 'Retry-After': retryAfter },
+    );
   };
 }
 
@@ -143,14 +148,22 @@ export async function createKeyRateLimiter(config: RateLimitConfig, db?: Knex): 
   if (redis) await redisReady(redis, 2_000);
   const perKey = await createStore(config, config.points, 'vsf_api_key', db, redis);
   const perAddress = await createStore(config, config.failedAuthPoints, 'vsf_auth_failure', db, redis);
+  // A shared store would cost every request a round trip before its own query: lease points in batches
+  // instead. The memory store has no round trip to save. Failed authentications stay counted one by one:
+  // they are not the path a working client takes, and a guessing client gets no batch to spend.
+  const leaseMax = config.leaseMax ?? DEFAULT_LEASE_MAX;
+  const takeKeyPoint =
+    config.store === 'memory' || leaseMax <= 1
+      ? perRequestPoints(perKey)
+      : leasedPoints(perKey, config.points, leaseMax);
   return {
     config,
     async close() {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
-    consume: bucket(perKey, config.points, config.windowSeconds, 'requests'),
+    consume: bucket(takeKeyPoint, config.points, config.windowSeconds, 'requests'),
     countFailedAuth: bucket(
-      perAddress,
+      perRequestPoints(perAddress),
       config.failedAuthPoints,
       config.windowSeconds,
       'failed authentications from one address',
@@ -181,5 +194,11 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv, hasPostgres: boolean): 
   }
   if (store === 'postgres' && !hasPostgres) throw new Error('VSF_RATE_LIMIT_STORE=postgres needs DATABASE_URL');
   if (store === 'redis' && !redisUrl) throw new Error('VSF_RATE_LIMIT_STORE=redis needs REDIS_URL');
-  return { points, windowSeconds, failedAuthPoints, store, redisUrl };
+  const leaseMax = positiveInteger(
+    env,
+    'VSF_RATE_LIMIT_LEASE',
+    DEFAULT_LEASE_MAX,
+    'most points of a key one instance leases from a shared store at a time; 1 counts every request there',
+  );
+  return { points, windowSeconds, failedAuthPoints, store, redisUrl, leaseMax };
 }
