@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchContext } from './lib/bench-context.js';
@@ -12,6 +13,8 @@ interface Load {
   path: string;
   method?: 'GET' | 'POST';
   body?: string;
+  /** Each request carries a new `Idempotency-Key`, as every SDK and CLI create does. */
+  idempotent?: boolean;
 }
 
 async function requestsPerSecond(origin: string, load: Load, headers: Record<string, string>): Promise<number> {
@@ -23,6 +26,18 @@ async function requestsPerSecond(origin: string, load: Load, headers: Record<str
       duration,
       headers: { ...headers, ...(load.body ? { 'content-type': 'application/json' } : {}) },
       ...(load.body ? { body: load.body } : {}),
+      ...(load.idempotent
+        ? {
+            requests: [
+              {
+                setupRequest: (request: autocannon.Request) => ({
+                  ...request,
+                  headers: { ...request.headers, 'idempotency-key': randomUUID() },
+                }),
+              },
+            ],
+          }
+        : {}),
     });
   await run(WARMUP_SECONDS);
   const result = await run(SECONDS);
@@ -47,8 +62,8 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
     { id: 'get', title: 'GET /cars/:id', load: { path: `/cars/${car.id}` }, ...small, target: 0.6 },
     {
       id: 'create',
-      title: 'POST /cars',
-      load: { path: '/cars', method: 'POST', body: newCar },
+      title: 'POST /cars with an Idempotency-Key',
+      load: { path: '/cars', method: 'POST', body: newCar, idempotent: true },
       ...writer,
       target: 0.5,
     },
