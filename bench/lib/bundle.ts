@@ -16,6 +16,11 @@ export async function bundle(entry: string, outDir: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // As the published packages are built (tsup.config.ts): non-ASCII text escaped. Dependencies' license
+    // comments go to a file beside it: installed, each dependency is a module of its own, and one `©` in
+    // this single file would make Node hold all of it at two bytes a character, which no install does.
+    charset: 'ascii',
+    legalComments: 'external',
     external: ['knex', 'pg', 'better-sqlite3'],
     logLevel: 'error',
     // CommonJS dependencies (commander, …) require Node built-ins, which an ES module bundle cannot do alone.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { syncThroughFeed } from './feed/feed-run.js';
+import { isoTime } from './iso-time.js';
 import { type ResourceSpec, selectResources } from './resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
 import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
@@ -197,7 +198,7 @@ export async function syncResource(
   const lookback = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
   const updatedAfter =
     dryState.checkpoint?.updatedAfter ??
-    (mode === 'incremental' && watermark ? new Date(Date.parse(watermark) - lookback).toISOString() : null);
+    (mode === 'incremental' && watermark ? isoTime(new Date(Date.parse(watermark) - lookback)) : null);
   const summary = emptySummary(resource, {
     status: 'completed',
     mode,
@@ -307,7 +308,7 @@ async function runPages(
     checkpoint ??= {
       runId: randomUUID(),
       mode,
-      startedAt: page.serverDate.toISOString(),
+      startedAt: isoTime(page.serverDate),
       nextPage: 1,
       updatedAfter: summary.updatedAfter,
       firstTotal: page.total,

@@ -1,13 +1,13 @@
 #!/usr/bin/env tsx
-import { setFlagsFromString } from 'node:v8';
-import { clientBaseUrl } from '../lib/context.js';
-import { describeError } from '../lib/handle-error.js';
-import { buildProgram } from '../program.js';
+import { leanStart } from '../lib/lean-start.js';
 
-// Node's fetch parses HTTP with llhttp compiled to WebAssembly, and V8's optimizing tier for it holds
-// ~29 MB for the process's life: a `vsf sync` with nothing to sync peaked at 86 MB for it. The baseline
-// tier parses a CLI's requests as well; it is set before the first request compiles the parser.
-setFlagsFromString('--liftoff-only');
+// Before anything else is evaluated: the CLI's modules are loaded only after V8 is set up for a short run.
+leanStart();
+const [{ buildProgram }, { describeError }, { clientBaseUrl }] = await Promise.all([
+  import('../program.js'),
+  import('../lib/handle-error.js'),
+  import('../lib/context.js'),
+]);
 
 buildProgram()
   .parseAsync(process.argv)

@@ -1,8 +1,9 @@
 import { follow, type SyncOptions, type SyncProgress, type SyncResult, sdkPageSource, sync } from '@vsf/sync';
-import cliProgress from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { EXIT } from '../lib/exit-codes.js';
+import { collectStartupGarbage } from '../lib/lean-start.js';
 import { seconds } from '../lib/option-parsers.js';
 import { type Column, colorEnabled, printJson, renderTable } from '../lib/output.js';
 import { addMirrorFlags, describeRetries, type MirrorFlags, openMirror, retryOptions } from '../lib/sync-flags.js';
@@ -19,7 +20,7 @@ interface SyncFlags extends MirrorFlags {
 }
 
 /** A live bar per resource on a terminal; plain log lines (no control codes) otherwise. */
-function progressReporter(globals: GlobalOptions) {
+async function progressReporter(globals: GlobalOptions) {
   if (globals.quiet) return { update: () => {}, stop: () => {} };
   if (!process.stderr.isTTY) {
     return {
@@ -28,6 +29,8 @@ function progressReporter(globals: GlobalOptions) {
       stop: () => {},
     };
   }
+  // Only a terminal draws bars: cron and pipes never load cli-progress and its terminal-width tables.
+  const { default: cliProgress } = await import('cli-progress');
   const bars = new cliProgress.MultiBar(
     {
       stream: process.stderr,
@@ -39,7 +42,7 @@ function progressReporter(globals: GlobalOptions) {
     },
     cliProgress.Presets.shades_classic,
   );
-  const byResource = new Map<string, cliProgress.SingleBar>();
+  const byResource = new Map<string, SingleBar>();
   return {
     update: (p: SyncProgress) => {
       let bar = byResource.get(p.resource);
@@ -92,10 +95,11 @@ export function registerSyncCommand(program: Command): void {
       '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --follow                         # stay current until SIGTERM\n  vsf sync --json   # for cron: a machine-readable summary, exit 1 on failure\n  vsf sync verify   # compare the mirror with the server; exit 1 on drift',
     )
     .action(async (o: SyncFlags, cmd: Command) => {
+      collectStartupGarbage();
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       const client = createClient(globals);
       const sink = openMirror(o.to);
-      const progress = progressReporter(globals);
+      const progress = await progressReporter(globals);
       const options: SyncOptions = {
         source: sdkPageSource(client),
         sink,

@@ -18,7 +18,7 @@ export class AppointmentsResource extends APIResource {
    *
    * Cancelling a cancelled appointment keeps its first `cancelledAt`.
    *
-   * `POST /appointments/{appointmentId}/cancel` — scopes: `read:appointments` and `write:appointments`
+   * `POST /appointments/{appointmentId}/cancel` - scopes: `read:appointments` and `write:appointments`
    */
   cancel(appointmentId: string, options?: RequestOptions): APIPromise<DataOf<typeof cancelAppointment>> {
     return this._client.requestData(routes.cancelAppointment, { params: { appointmentId } }, options);
@@ -29,7 +29,7 @@ export class AppointmentsResource extends APIResource {
    *
    * Send `eventType` (a value) or `eventTypeId`, or instead an `appointmentTypeId`. The appointment gets its own `sessionId` for staff; scheduling never moves a car.
    *
-   * `POST /appointments` — scopes: `read:appointments` and `write:appointments`
+   * `POST /appointments` - scopes: `read:appointments` and `write:appointments`
    */
   create(body: EndpointBodyInput<typeof createAppointment>, options?: RequestOptions): APIPromise<DataOf<typeof createAppointment>> {
     return this._client.requestData(routes.createAppointment, { body }, options);
@@ -38,7 +38,7 @@ export class AppointmentsResource extends APIResource {
   /**
    * Get an appointment
    *
-   * `GET /appointments/{appointmentId}` — scopes: `read:appointments`
+   * `GET /appointments/{appointmentId}` - scopes: `read:appointments`
    */
   get(appointmentId: string, options?: RequestOptions): APIPromise<DataOf<typeof getAppointment>> {
     return this._client.requestData(routes.getAppointment, { params: { appointmentId } }, options);
@@ -47,7 +47,7 @@ export class AppointmentsResource extends APIResource {
   /**
    * List appointments
    *
-   * `GET /appointments` — scopes: `read:appointments`
+   * `GET /appointments` - scopes: `read:appointments`
    */
   list(query: EndpointQueryInput<typeof listAppointments> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listAppointments>> {
     return this._client.requestPage(routes.listAppointments, { query }, options);
@@ -61,7 +61,7 @@ export class AppointmentsResource extends APIResource {
   /**
    * Reschedule or edit an appointment
    *
-   * `PATCH /appointments/{appointmentId}` — scopes: `read:appointments` and `write:appointments`
+   * `PATCH /appointments/{appointmentId}` - scopes: `read:appointments` and `write:appointments`
    */
   update(appointmentId: string, body: EndpointBodyInput<typeof updateAppointment>, options?: RequestOptions): APIPromise<DataOf<typeof updateAppointment>> {
     return this._client.requestData(routes.updateAppointment, { params: { appointmentId }, body }, options);
@@ -72,7 +72,7 @@ export class AppointmentTypesResource extends APIResource {
   /**
    * Create an appointment type
    *
-   * `POST /appointment-types` — scopes: `read:appointments` and `write:appointments`
+   * `POST /appointment-types` - scopes: `read:appointments` and `write:appointments`
    */
   create(body: EndpointBodyInput<typeof createAppointmentType>, options?: RequestOptions): APIPromise<DataOf<typeof createAppointmentType>> {
     return this._client.requestData(routes.createAppointmentType, { body }, options);
@@ -81,7 +81,7 @@ export class AppointmentTypesResource extends APIResource {
   /**
    * Get an appointment type
    *
-   * `GET /appointment-types/{appointmentTypeId}` — scopes: `read:appointments`
+   * `GET /appointment-types/{appointmentTypeId}` - scopes: `read:appointments`
    */
   get(appointmentTypeId: string, options?: RequestOptions): APIPromise<DataOf<typeof getAppointmentType>> {
     return this._client.requestData(routes.getAppointmentType, { params: { appointmentTypeId } }, options);
@@ -90,7 +90,7 @@ export class AppointmentTypesResource extends APIResource {
   /**
    * List appointment types
    *
-   * `GET /appointment-types` — scopes: `read:appointments`
+   * `GET /appointment-types` - scopes: `read:appointments`
    */
   list(query: EndpointQueryInput<typeof listAppointmentTypes> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listAppointmentTypes>> {
     return this._client.requestPage(routes.listAppointmentTypes, { query }, options);
@@ -104,7 +104,7 @@ export class AppointmentTypesResource extends APIResource {
   /**
    * Update an appointment type
    *
-   * `PATCH /appointment-types/{appointmentTypeId}` — scopes: `read:appointments` and `write:appointments`
+   * `PATCH /appointment-types/{appointmentTypeId}` - scopes: `read:appointments` and `write:appointments`
    */
   update(appointmentTypeId: string, body: EndpointBodyInput<typeof updateAppointmentType>, options?: RequestOptions): APIPromise<DataOf<typeof updateAppointmentType>> {
     return this._client.requestData(routes.updateAppointmentType, { params: { appointmentTypeId }, body }, options);
@@ -117,7 +117,7 @@ export class AuthResource extends APIResource {
    *
    * Any valid key may call it; no scope is needed. Use it to check a key before relying on it.
    *
-   * `GET /auth/key` — scopes: none
+   * `GET /auth/key` - scopes: none
    */
   getKey(options?: RequestOptions): APIPromise<DataOf<typeof getAuthKey>> {
     return this._client.requestData(routes.getAuthKey, {}, options);
@@ -126,36 +126,36 @@ export class AuthResource extends APIResource {
 
 export class CarsEventsResource extends APIResource {
   /**
-   * Log a car event (drop-off, pick-up, …) — a photo session
+   * Log a car event (drop-off, pick-up, ...) - a photo session
    *
-   * `activityType` is the `value` of one of the team’s vehicle-scope event types. When the type requires a parking spot (drop-off), send exactly one of `parkingSpotId` or `parkingZoneId`; the car’s previous stay ends and a new one starts in one transaction, and a spot holding another car is a 409. `pick_up` ends the car’s stay and clears its spot.
+   * `activityType` is the `value` of one of the team's vehicle-scope event types. When the type requires a parking spot (drop-off), send exactly one of `parkingSpotId` or `parkingZoneId`; the car's previous stay ends and a new one starts in one transaction, and a spot holding another car is a 409. `pick_up` ends the car's stay and clears its spot.
    *
    * `occurredAt` may lie in the past but at most 5 minutes in the future (clock skew). A drop-off or pick-up must keep the parking history consistent: it may not be earlier than the start of the stay it ends, nor than the end of an earlier stay of the car or of the spot (409 otherwise).
    *
    * The `Location` header names the event: `GET /cars/{carId}/events/{carEventId}`.
    *
-   * `POST /cars/{carId}/events` — scopes: `read:cars` and `write:cars`
+   * `POST /cars/{carId}/events` - scopes: `read:cars` and `write:cars`
    * `parkingSpotId` also needs `write:parking` (moves the car into a parking spot)
    * `parkingZoneId` also needs `write:parking` (moves the car into a parking zone)
-   * `activityType` = `pick_up` also needs `write:parking` (ends the car’s parking stay and frees its spot)
+   * `activityType` = `pick_up` also needs `write:parking` (ends the car's parking stay and frees its spot)
    */
   create(carId: string, body: EndpointBodyInput<typeof createCarEvent>, options?: RequestOptions): APIPromise<DataOf<typeof createCarEvent>> {
     return this._client.requestData(routes.createCarEvent, { params: { carId }, body }, options);
   }
 
   /**
-   * Get one of a car’s events
+   * Get one of a car's events
    *
-   * `GET /cars/{carId}/events/{carEventId}` — scopes: `read:cars`
+   * `GET /cars/{carId}/events/{carEventId}` - scopes: `read:cars`
    */
   get(carId: string, carEventId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCarEvent>> {
     return this._client.requestData(routes.getCarEvent, { params: { carId, carEventId } }, options);
   }
 
   /**
-   * List a car’s events
+   * List a car's events
    *
-   * `GET /cars/{carId}/events` — scopes: `read:cars`
+   * `GET /cars/{carId}/events` - scopes: `read:cars`
    */
   list(carId: string, query: EndpointQueryInput<typeof listCarEvents> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCarEvents>> {
     return this._client.requestPage(routes.listCarEvents, { params: { carId }, query }, options);
@@ -169,11 +169,11 @@ export class CarsEventsResource extends APIResource {
 
 export class CarsPhotosResource extends CarsPhotosResourceExtension {
   /**
-   * Attach one photo to a car’s event session
+   * Attach one photo to a car's event session
    *
-   * One photo per request, as `base64` or as an https `sourceUrl` the server fetches. At most 3 MiB decoded (413). `contentType` must be an image type matching the bytes (JPEG, PNG, GIF, WebP, HEIC/AVIF). `sessionId` must be the session of one of this car’s events.
+   * One photo per request, as `base64` or as an https `sourceUrl` the server fetches. At most 3 MiB decoded (413). `contentType` must be an image type matching the bytes (JPEG, PNG, GIF, WebP, HEIC/AVIF). `sessionId` must be the session of one of this car's events.
    *
-   * `POST /cars/{carId}/photos` — scopes: `read:cars` and `write:cars`
+   * `POST /cars/{carId}/photos` - scopes: `read:cars` and `write:cars`
    */
   create(carId: string, body: EndpointBodyInput<typeof createCarPhoto>, options?: RequestOptions): APIPromise<DataOf<typeof createCarPhoto>> {
     return this._client.requestData(routes.createCarPhoto, { params: { carId }, body }, options);
@@ -182,16 +182,16 @@ export class CarsPhotosResource extends CarsPhotosResourceExtension {
   /**
    * Get one photo of a car (its metadata; the bytes are at its `url`)
    *
-   * `GET /cars/{carId}/photos/{photoId}` — scopes: `read:cars`
+   * `GET /cars/{carId}/photos/{photoId}` - scopes: `read:cars`
    */
   get(carId: string, photoId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCarPhoto>> {
     return this._client.requestData(routes.getCarPhoto, { params: { carId, photoId } }, options);
   }
 
   /**
-   * List a car’s gallery
+   * List a car's gallery
    *
-   * `GET /cars/{carId}/photos` — scopes: `read:cars`
+   * `GET /cars/{carId}/photos` - scopes: `read:cars`
    */
   list(carId: string, query: EndpointQueryInput<typeof listCarPhotos> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCarPhotos>> {
     return this._client.requestPage(routes.listCarPhotos, { params: { carId }, query }, options);
@@ -210,9 +210,9 @@ export class CarsResource extends APIResource {
   /**
    * Create a car
    *
-   * `parkingSpotId` and `parkingZoneId` place the car as a drop-off does, in one transaction: the spot or zone must be the team’s own (400 naming the field), the spot free (409), and the car’s open parking stay ends and a new one starts. `parkingSpotId` alone puts the car in the spot’s zone; with both, the spot must be in that zone. `null` (either field, without an id in the other) takes the car out of parking and frees its spot. A placement equal to the car’s current one changes nothing.
+   * `parkingSpotId` and `parkingZoneId` place the car as a drop-off does, in one transaction: the spot or zone must be the team's own (400 naming the field), the spot free (409), and the car's open parking stay ends and a new one starts. `parkingSpotId` alone puts the car in the spot's zone; with both, the spot must be in that zone. `null` (either field, without an id in the other) takes the car out of parking and frees its spot. A placement equal to the car's current one changes nothing.
    *
-   * `POST /cars` — scopes: `read:cars` and `write:cars`
+   * `POST /cars` - scopes: `read:cars` and `write:cars`
    * `parkingSpotId` also needs `write:parking` (places the car in (or, as `null`, takes it out of) a parking spot)
    * `parkingZoneId` also needs `write:parking` (places the car in (or, as `null`, takes it out of) a parking zone)
    */
@@ -223,7 +223,7 @@ export class CarsResource extends APIResource {
   /**
    * Get a car
    *
-   * `GET /cars/{carId}` — scopes: `read:cars`
+   * `GET /cars/{carId}` - scopes: `read:cars`
    */
   get(carId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCar>> {
     return this._client.requestData(routes.getCar, { params: { carId } }, options);
@@ -234,7 +234,7 @@ export class CarsResource extends APIResource {
    *
    * Most recently updated first (`updatedAt desc, id desc`).
    *
-   * `GET /cars` — scopes: `read:cars`
+   * `GET /cars` - scopes: `read:cars`
    */
   list(query: EndpointQueryInput<typeof listCars> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCars>> {
     return this._client.requestPage(routes.listCars, { query }, options);
@@ -250,9 +250,9 @@ export class CarsResource extends APIResource {
    *
    * Only the fields sent change; `null` clears a nullable field.
    *
-   * `parkingSpotId` and `parkingZoneId` place the car as a drop-off does, in one transaction: the spot or zone must be the team’s own (400 naming the field), the spot free (409), and the car’s open parking stay ends and a new one starts. `parkingSpotId` alone puts the car in the spot’s zone; with both, the spot must be in that zone. `null` (either field, without an id in the other) takes the car out of parking and frees its spot. A placement equal to the car’s current one changes nothing.
+   * `parkingSpotId` and `parkingZoneId` place the car as a drop-off does, in one transaction: the spot or zone must be the team's own (400 naming the field), the spot free (409), and the car's open parking stay ends and a new one starts. `parkingSpotId` alone puts the car in the spot's zone; with both, the spot must be in that zone. `null` (either field, without an id in the other) takes the car out of parking and frees its spot. A placement equal to the car's current one changes nothing.
    *
-   * `PATCH /cars/{carId}` — scopes: `read:cars` and `write:cars`
+   * `PATCH /cars/{carId}` - scopes: `read:cars` and `write:cars`
    * `parkingSpotId` also needs `write:parking` (places the car in (or, as `null`, takes it out of) a parking spot)
    * `parkingZoneId` also needs `write:parking` (places the car in (or, as `null`, takes it out of) a parking zone)
    */
@@ -265,9 +265,9 @@ export class CommunicationThreadsMessagesResource extends APIResource {
   /**
    * Write a message, as a draft or sent now
    *
-   * Stores an outbound message to the thread’s customer: a `draft` by default, or with `send: true` delivered at once through the channel’s provider. The customer needs an email for `email` threads and a phone for `sms` (400 otherwise, nothing stored). With `send: true` the message must have what its channel delivers — an `sms` message `body` or `textBody` (or `mediaUrls`), an `email` message `body`, `textBody` or `htmlBody` — or the 400 names what is missing and nothing is stored. A delivery the provider refuses still answers 201: the message is kept with `status: failed` and the provider’s `error`, and can be sent again.
+   * Stores an outbound message to the thread's customer: a `draft` by default, or with `send: true` delivered at once through the channel's provider. The customer needs an email for `email` threads and a phone for `sms` (400 otherwise, nothing stored). With `send: true` the message must have what its channel delivers - an `sms` message `body` or `textBody` (or `mediaUrls`), an `email` message `body`, `textBody` or `htmlBody` - or the 400 names what is missing and nothing is stored. A delivery the provider refuses still answers 201: the message is kept with `status: failed` and the provider's `error`, and can be sent again.
    *
-   * `POST /communication-threads/{threadId}/messages` — scopes: `read:communications` and `write:communications`
+   * `POST /communication-threads/{threadId}/messages` - scopes: `read:communications` and `write:communications`
    */
   create(threadId: string, body: EndpointBodyInput<typeof createCommunicationMessage>, options?: RequestOptions): APIPromise<DataOf<typeof createCommunicationMessage>> {
     return this._client.requestData(routes.createCommunicationMessage, { params: { threadId }, body }, options);
@@ -278,7 +278,7 @@ export class CommunicationThreadsMessagesResource extends APIResource {
    *
    * Only a `draft` can be deleted; a message handed to a provider stays as the record of what was sent (409).
    *
-   * `DELETE /communication-threads/{threadId}/messages/{messageId}` — scopes: `read:communications` and `write:communications`
+   * `DELETE /communication-threads/{threadId}/messages/{messageId}` - scopes: `read:communications` and `write:communications`
    */
   delete(threadId: string, messageId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteCommunicationMessage>> {
     return this._client.requestData(routes.deleteCommunicationMessage, { params: { threadId, messageId } }, options);
@@ -287,16 +287,16 @@ export class CommunicationThreadsMessagesResource extends APIResource {
   /**
    * Get a message
    *
-   * `GET /communication-threads/{threadId}/messages/{messageId}` — scopes: `read:communications`
+   * `GET /communication-threads/{threadId}/messages/{messageId}` - scopes: `read:communications`
    */
   get(threadId: string, messageId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCommunicationMessage>> {
     return this._client.requestData(routes.getCommunicationMessage, { params: { threadId, messageId } }, options);
   }
 
   /**
-   * List a thread’s messages
+   * List a thread's messages
    *
-   * `GET /communication-threads/{threadId}/messages` — scopes: `read:communications`
+   * `GET /communication-threads/{threadId}/messages` - scopes: `read:communications`
    */
   list(threadId: string, query: EndpointQueryInput<typeof listCommunicationMessages> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCommunicationMessages>> {
     return this._client.requestPage(routes.listCommunicationMessages, { params: { threadId }, query }, options);
@@ -310,9 +310,9 @@ export class CommunicationThreadsMessagesResource extends APIResource {
   /**
    * Send a draft, or retry a failed message
    *
-   * Delivers a `draft` or `failed` message through the channel’s provider and returns it with the outcome. A draft may have been edited down to nothing to send (an `sms` message without `body`, `textBody` or `mediaUrls`, an `email` one without `body`, `textBody` or `htmlBody`): that is a 400 `validation_error` naming what to add, and the message stays a draft. A message already `sent` is returned unchanged, so retrying this call never sends twice.
+   * Delivers a `draft` or `failed` message through the channel's provider and returns it with the outcome. A draft may have been edited down to nothing to send (an `sms` message without `body`, `textBody` or `mediaUrls`, an `email` one without `body`, `textBody` or `htmlBody`): that is a 400 `validation_error` naming what to add, and the message stays a draft. A message already `sent` is returned unchanged, so retrying this call never sends twice.
    *
-   * `POST /communication-threads/{threadId}/messages/{messageId}/send` — scopes: `read:communications` and `write:communications`
+   * `POST /communication-threads/{threadId}/messages/{messageId}/send` - scopes: `read:communications` and `write:communications`
    */
   send(threadId: string, messageId: string, options?: RequestOptions): APIPromise<DataOf<typeof sendCommunicationMessage>> {
     return this._client.requestData(routes.sendCommunicationMessage, { params: { threadId, messageId } }, options);
@@ -323,7 +323,7 @@ export class CommunicationThreadsMessagesResource extends APIResource {
    *
    * Only a `draft` can be edited; a message handed to a provider is a record of what was sent (409).
    *
-   * `PATCH /communication-threads/{threadId}/messages/{messageId}` — scopes: `read:communications` and `write:communications`
+   * `PATCH /communication-threads/{threadId}/messages/{messageId}` - scopes: `read:communications` and `write:communications`
    */
   update(threadId: string, messageId: string, body: EndpointBodyInput<typeof updateCommunicationMessage>, options?: RequestOptions): APIPromise<DataOf<typeof updateCommunicationMessage>> {
     return this._client.requestData(routes.updateCommunicationMessage, { params: { threadId, messageId }, body }, options);
@@ -338,7 +338,7 @@ export class CommunicationThreadsResource extends APIResource {
    *
    * A thread is one channel (`sms` or `email`) with one customer; its messages go to that customer.
    *
-   * `POST /communication-threads` — scopes: `read:communications` and `write:communications`
+   * `POST /communication-threads` - scopes: `read:communications` and `write:communications`
    */
   create(body: EndpointBodyInput<typeof createCommunicationThread>, options?: RequestOptions): APIPromise<DataOf<typeof createCommunicationThread>> {
     return this._client.requestData(routes.createCommunicationThread, { body }, options);
@@ -347,7 +347,7 @@ export class CommunicationThreadsResource extends APIResource {
   /**
    * Get a communication thread
    *
-   * `GET /communication-threads/{threadId}` — scopes: `read:communications`
+   * `GET /communication-threads/{threadId}` - scopes: `read:communications`
    */
   get(threadId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCommunicationThread>> {
     return this._client.requestData(routes.getCommunicationThread, { params: { threadId } }, options);
@@ -356,7 +356,7 @@ export class CommunicationThreadsResource extends APIResource {
   /**
    * List communication threads
    *
-   * `GET /communication-threads` — scopes: `read:communications`
+   * `GET /communication-threads` - scopes: `read:communications`
    */
   list(query: EndpointQueryInput<typeof listCommunicationThreads> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCommunicationThreads>> {
     return this._client.requestPage(routes.listCommunicationThreads, { query }, options);
@@ -368,9 +368,9 @@ export class CommunicationThreadsResource extends APIResource {
   }
 
   /**
-   * Change a thread’s subject
+   * Change a thread's subject
    *
-   * `PATCH /communication-threads/{threadId}` — scopes: `read:communications` and `write:communications`
+   * `PATCH /communication-threads/{threadId}` - scopes: `read:communications` and `write:communications`
    */
   update(threadId: string, body: EndpointBodyInput<typeof updateCommunicationThread>, options?: RequestOptions): APIPromise<DataOf<typeof updateCommunicationThread>> {
     return this._client.requestData(routes.updateCommunicationThread, { params: { threadId }, body }, options);
@@ -383,7 +383,7 @@ export class ContactsResource extends APIResource {
    *
    * The contact belongs to `customerId`, which must be one of the team's customers.
    *
-   * `POST /contacts` — scopes: `read:contacts` and `write:contacts`
+   * `POST /contacts` - scopes: `read:contacts` and `write:contacts`
    */
   create(body: EndpointBodyInput<typeof createContact>, options?: RequestOptions): APIPromise<DataOf<typeof createContact>> {
     return this._client.requestData(routes.createContact, { body }, options);
@@ -394,7 +394,7 @@ export class ContactsResource extends APIResource {
    *
    * Removes the contact for good. A sync learns of it only through a full run with pruning.
    *
-   * `DELETE /contacts/{contactId}` — scopes: `read:contacts` and `write:contacts`
+   * `DELETE /contacts/{contactId}` - scopes: `read:contacts` and `write:contacts`
    */
   delete(contactId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteContact>> {
     return this._client.requestData(routes.deleteContact, { params: { contactId } }, options);
@@ -403,7 +403,7 @@ export class ContactsResource extends APIResource {
   /**
    * Get a contact
    *
-   * `GET /contacts/{contactId}` — scopes: `read:contacts`
+   * `GET /contacts/{contactId}` - scopes: `read:contacts`
    */
   get(contactId: string, options?: RequestOptions): APIPromise<DataOf<typeof getContact>> {
     return this._client.requestData(routes.getContact, { params: { contactId } }, options);
@@ -412,7 +412,7 @@ export class ContactsResource extends APIResource {
   /**
    * List contacts
    *
-   * `GET /contacts` — scopes: `read:contacts`
+   * `GET /contacts` - scopes: `read:contacts`
    */
   list(query: EndpointQueryInput<typeof listContacts> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listContacts>> {
     return this._client.requestPage(routes.listContacts, { query }, options);
@@ -426,7 +426,7 @@ export class ContactsResource extends APIResource {
   /**
    * Update a contact
    *
-   * `PATCH /contacts/{contactId}` — scopes: `read:contacts` and `write:contacts`
+   * `PATCH /contacts/{contactId}` - scopes: `read:contacts` and `write:contacts`
    */
   update(contactId: string, body: EndpointBodyInput<typeof updateContact>, options?: RequestOptions): APIPromise<DataOf<typeof updateContact>> {
     return this._client.requestData(routes.updateContact, { params: { contactId }, body }, options);
@@ -437,7 +437,7 @@ export class CustomersResource extends APIResource {
   /**
    * Create a customer
    *
-   * `POST /customers` — scopes: `read:customers` and `write:customers`
+   * `POST /customers` - scopes: `read:customers` and `write:customers`
    */
   create(body: EndpointBodyInput<typeof createCustomer>, options?: RequestOptions): APIPromise<DataOf<typeof createCustomer>> {
     return this._client.requestData(routes.createCustomer, { body }, options);
@@ -448,7 +448,7 @@ export class CustomersResource extends APIResource {
    *
    * Sets `deletedAt`; the record is kept and can be restored with `PATCH {restore: true}`. Deleting an already deleted customer keeps its original `deletedAt`.
    *
-   * `DELETE /customers/{customerId}` — scopes: `read:customers` and `write:customers`
+   * `DELETE /customers/{customerId}` - scopes: `read:customers` and `write:customers`
    */
   delete(customerId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteCustomer>> {
     return this._client.requestData(routes.deleteCustomer, { params: { customerId } }, options);
@@ -459,7 +459,7 @@ export class CustomersResource extends APIResource {
    *
    * Soft-deleted customers are returned too, with `deletedAt` set.
    *
-   * `GET /customers/{customerId}` — scopes: `read:customers`
+   * `GET /customers/{customerId}` - scopes: `read:customers`
    */
   get(customerId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCustomer>> {
     return this._client.requestData(routes.getCustomer, { params: { customerId } }, options);
@@ -470,7 +470,7 @@ export class CustomersResource extends APIResource {
    *
    * Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`; a sync passes it so deletions reach the mirror.
    *
-   * `GET /customers` — scopes: `read:customers`
+   * `GET /customers` - scopes: `read:customers`
    */
   list(query: EndpointQueryInput<typeof listCustomers> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCustomers>> {
     return this._client.requestPage(routes.listCustomers, { query }, options);
@@ -486,7 +486,7 @@ export class CustomersResource extends APIResource {
    *
    * `restore: true` (or `deletedAt: null`) clears `deletedAt`; a `deletedAt` timestamp soft-deletes the customer as of that time.
    *
-   * `PATCH /customers/{customerId}` — scopes: `read:customers` and `write:customers`
+   * `PATCH /customers/{customerId}` - scopes: `read:customers` and `write:customers`
    */
   update(customerId: string, body: EndpointBodyInput<typeof updateCustomer>, options?: RequestOptions): APIPromise<DataOf<typeof updateCustomer>> {
     return this._client.requestData(routes.updateCustomer, { params: { customerId }, body }, options);
@@ -495,11 +495,11 @@ export class CustomersResource extends APIResource {
 
 export class EventsResource extends EventsResourceExtension {
   /**
-   * The team’s changes, in the order they happened
+   * The team's changes, in the order they happened
    *
-   * Every create, update and delete of the team’s records, recorded in the same transaction as the change, each with the next `cursor` of the team’s feed: read with `after` set to the last cursor seen and nothing is missed or repeated. A key sees only events of the records it can read (a customer event needs `read:customers`). Events are kept 30 days unless the server is configured otherwise; an older `after` answers 410.
+   * Every create, update and delete of the team's records, recorded in the same transaction as the change, each with the next `cursor` of the team's feed: read with `after` set to the last cursor seen and nothing is missed or repeated. A key sees only events of the records it can read (a customer event needs `read:customers`). Events are kept 30 days unless the server is configured otherwise; an older `after` answers 410.
    *
-   * `GET /events` — scopes: one of `read:cars`, `read:customers`, `read:contacts`, `read:locations`, `read:parking`, `read:appointments`, `read:communications`, `read:campaigns`, `read:templates`, `read:forms`, `read:social-events`, `read:marketing-assets`
+   * `GET /events` - scopes: one of `read:cars`, `read:customers`, `read:contacts`, `read:locations`, `read:parking`, `read:appointments`, `read:communications`, `read:campaigns`, `read:templates`, `read:forms`, `read:social-events`, `read:marketing-assets`
    */
   list(query: EndpointQueryInput<typeof listEvents> = {}, options?: RequestOptions): APIPromise<DataOf<typeof listEvents>> {
     return this._client.requestBody(routes.listEvents, { query }, options);
@@ -512,7 +512,7 @@ export class EventTypesResource extends APIResource {
    *
    * Event types configure scheduling, so writing them needs the appointments scopes. `value` is unique per team (409).
    *
-   * `POST /event-types` — scopes: `read:appointments` and `write:appointments`
+   * `POST /event-types` - scopes: `read:appointments` and `write:appointments`
    */
   create(body: EndpointBodyInput<typeof createEventType>, options?: RequestOptions): APIPromise<DataOf<typeof createEventType>> {
     return this._client.requestData(routes.createEventType, { body }, options);
@@ -521,7 +521,7 @@ export class EventTypesResource extends APIResource {
   /**
    * Get an event type
    *
-   * `GET /event-types/{eventTypeId}` — scopes: one of `read:cars`, `read:appointments`
+   * `GET /event-types/{eventTypeId}` - scopes: one of `read:cars`, `read:appointments`
    */
   get(eventTypeId: string, options?: RequestOptions): APIPromise<DataOf<typeof getEventType>> {
     return this._client.requestData(routes.getEventType, { params: { eventTypeId } }, options);
@@ -532,7 +532,7 @@ export class EventTypesResource extends APIResource {
    *
    * Every team starts with the default types, among them `drop_off` and `pick_up`.
    *
-   * `GET /event-types` — scopes: one of `read:cars`, `read:appointments`
+   * `GET /event-types` - scopes: one of `read:cars`, `read:appointments`
    */
   list(query: EndpointQueryInput<typeof listEventTypes> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listEventTypes>> {
     return this._client.requestPage(routes.listEventTypes, { query }, options);
@@ -546,7 +546,7 @@ export class EventTypesResource extends APIResource {
   /**
    * Update an event type
    *
-   * `PATCH /event-types/{eventTypeId}` — scopes: `read:appointments` and `write:appointments`
+   * `PATCH /event-types/{eventTypeId}` - scopes: `read:appointments` and `write:appointments`
    */
   update(eventTypeId: string, body: EndpointBodyInput<typeof updateEventType>, options?: RequestOptions): APIPromise<DataOf<typeof updateEventType>> {
     return this._client.requestData(routes.updateEventType, { params: { eventTypeId }, body }, options);
@@ -557,7 +557,7 @@ export class LocationsResource extends APIResource {
   /**
    * Create a location
    *
-   * `POST /locations` — scopes: `read:locations` and `write:locations`
+   * `POST /locations` - scopes: `read:locations` and `write:locations`
    */
   create(body: EndpointBodyInput<typeof createLocation>, options?: RequestOptions): APIPromise<DataOf<typeof createLocation>> {
     return this._client.requestData(routes.createLocation, { body }, options);
@@ -568,7 +568,7 @@ export class LocationsResource extends APIResource {
    *
    * Only a location nothing refers to can be deleted (409 otherwise); to retire a location in use, set `isActive: false`.
    *
-   * `DELETE /locations/{locationId}` — scopes: `read:locations` and `write:locations`
+   * `DELETE /locations/{locationId}` - scopes: `read:locations` and `write:locations`
    */
   delete(locationId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteLocation>> {
     return this._client.requestData(routes.deleteLocation, { params: { locationId } }, options);
@@ -577,7 +577,7 @@ export class LocationsResource extends APIResource {
   /**
    * Get a location
    *
-   * `GET /locations/{locationId}` — scopes: `read:locations`
+   * `GET /locations/{locationId}` - scopes: `read:locations`
    */
   get(locationId: string, options?: RequestOptions): APIPromise<DataOf<typeof getLocation>> {
     return this._client.requestData(routes.getLocation, { params: { locationId } }, options);
@@ -586,7 +586,7 @@ export class LocationsResource extends APIResource {
   /**
    * List locations
    *
-   * `GET /locations` — scopes: `read:locations`
+   * `GET /locations` - scopes: `read:locations`
    */
   list(query: EndpointQueryInput<typeof listLocations> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listLocations>> {
     return this._client.requestPage(routes.listLocations, { query }, options);
@@ -600,7 +600,7 @@ export class LocationsResource extends APIResource {
   /**
    * Update a location
    *
-   * `PATCH /locations/{locationId}` — scopes: `read:locations` and `write:locations`
+   * `PATCH /locations/{locationId}` - scopes: `read:locations` and `write:locations`
    */
   update(locationId: string, body: EndpointBodyInput<typeof updateLocation>, options?: RequestOptions): APIPromise<DataOf<typeof updateLocation>> {
     return this._client.requestData(routes.updateLocation, { params: { locationId }, body }, options);
@@ -611,9 +611,9 @@ export class MarketingAssetFoldersResource extends APIResource {
   /**
    * Create an asset folder
    *
-   * `parentId` nests it in another of the team’s folders; without it the folder is at the top level.
+   * `parentId` nests it in another of the team's folders; without it the folder is at the top level.
    *
-   * `POST /marketing/asset-folders` — scopes: `read:marketing-assets` and `write:marketing-assets`
+   * `POST /marketing/asset-folders` - scopes: `read:marketing-assets` and `write:marketing-assets`
    */
   create(body: EndpointBodyInput<typeof createAssetFolder>, options?: RequestOptions): APIPromise<DataOf<typeof createAssetFolder>> {
     return this._client.requestData(routes.createAssetFolder, { body }, options);
@@ -624,7 +624,7 @@ export class MarketingAssetFoldersResource extends APIResource {
    *
    * Only an empty folder (no assets, no subfolders) can be deleted; otherwise 409, and nothing changes.
    *
-   * `DELETE /marketing/asset-folders/{folderId}` — scopes: `read:marketing-assets` and `write:marketing-assets`
+   * `DELETE /marketing/asset-folders/{folderId}` - scopes: `read:marketing-assets` and `write:marketing-assets`
    */
   delete(folderId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteAssetFolder>> {
     return this._client.requestData(routes.deleteAssetFolder, { params: { folderId } }, options);
@@ -633,7 +633,7 @@ export class MarketingAssetFoldersResource extends APIResource {
   /**
    * Get an asset folder
    *
-   * `GET /marketing/asset-folders/{folderId}` — scopes: `read:marketing-assets`
+   * `GET /marketing/asset-folders/{folderId}` - scopes: `read:marketing-assets`
    */
   get(folderId: string, options?: RequestOptions): APIPromise<DataOf<typeof getAssetFolder>> {
     return this._client.requestData(routes.getAssetFolder, { params: { folderId } }, options);
@@ -642,7 +642,7 @@ export class MarketingAssetFoldersResource extends APIResource {
   /**
    * List asset folders
    *
-   * `GET /marketing/asset-folders` — scopes: `read:marketing-assets`
+   * `GET /marketing/asset-folders` - scopes: `read:marketing-assets`
    */
   list(query: EndpointQueryInput<typeof listAssetFolders> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listAssetFolders>> {
     return this._client.requestPage(routes.listAssetFolders, { query }, options);
@@ -658,7 +658,7 @@ export class MarketingAssetFoldersResource extends APIResource {
    *
    * Moving a folder into itself or into one of its own subfolders would make a cycle and is a 400 at `parentId`.
    *
-   * `PATCH /marketing/asset-folders/{folderId}` — scopes: `read:marketing-assets` and `write:marketing-assets`
+   * `PATCH /marketing/asset-folders/{folderId}` - scopes: `read:marketing-assets` and `write:marketing-assets`
    */
   update(folderId: string, body: EndpointBodyInput<typeof updateAssetFolder>, options?: RequestOptions): APIPromise<DataOf<typeof updateAssetFolder>> {
     return this._client.requestData(routes.updateAssetFolder, { params: { folderId }, body }, options);
@@ -669,9 +669,9 @@ export class MarketingAssetsResource extends APIResource {
   /**
    * Upload a marketing asset
    *
-   * The same byte rules and store as car photos: one image per request as `base64` or an https `sourceUrl` the server fetches, at most 3 MiB decoded (413), `contentType` an image type matching the bytes. There is no `sessionId`: assets belong to the marketing library and never appear in a car’s gallery. The bytes are served at `url` (`/api/media/<id>`) to keys with `read:marketing-assets`.
+   * The same byte rules and store as car photos: one image per request as `base64` or an https `sourceUrl` the server fetches, at most 3 MiB decoded (413), `contentType` an image type matching the bytes. There is no `sessionId`: assets belong to the marketing library and never appear in a car's gallery. The bytes are served at `url` (`/api/media/<id>`) to keys with `read:marketing-assets`.
    *
-   * `POST /marketing/assets` — scopes: `read:marketing-assets` and `write:marketing-assets`
+   * `POST /marketing/assets` - scopes: `read:marketing-assets` and `write:marketing-assets`
    */
   create(body: EndpointBodyInput<typeof createMarketingAsset>, options?: RequestOptions): APIPromise<DataOf<typeof createMarketingAsset>> {
     return this._client.requestData(routes.createMarketingAsset, { body }, options);
@@ -682,7 +682,7 @@ export class MarketingAssetsResource extends APIResource {
    *
    * The bytes go too: its `url` answers 404 afterwards, also where a post or message links it.
    *
-   * `DELETE /marketing/assets/{assetId}` — scopes: `read:marketing-assets` and `write:marketing-assets`
+   * `DELETE /marketing/assets/{assetId}` - scopes: `read:marketing-assets` and `write:marketing-assets`
    */
   delete(assetId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteMarketingAsset>> {
     return this._client.requestData(routes.deleteMarketingAsset, { params: { assetId } }, options);
@@ -691,7 +691,7 @@ export class MarketingAssetsResource extends APIResource {
   /**
    * Get a marketing asset
    *
-   * `GET /marketing/assets/{assetId}` — scopes: `read:marketing-assets`
+   * `GET /marketing/assets/{assetId}` - scopes: `read:marketing-assets`
    */
   get(assetId: string, options?: RequestOptions): APIPromise<DataOf<typeof getMarketingAsset>> {
     return this._client.requestData(routes.getMarketingAsset, { params: { assetId } }, options);
@@ -700,7 +700,7 @@ export class MarketingAssetsResource extends APIResource {
   /**
    * List marketing assets
    *
-   * `GET /marketing/assets` — scopes: `read:marketing-assets`
+   * `GET /marketing/assets` - scopes: `read:marketing-assets`
    */
   list(query: EndpointQueryInput<typeof listMarketingAssets> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listMarketingAssets>> {
     return this._client.requestPage(routes.listMarketingAssets, { query }, options);
@@ -714,7 +714,7 @@ export class MarketingAssetsResource extends APIResource {
   /**
    * Rename or move a marketing asset
    *
-   * `PATCH /marketing/assets/{assetId}` — scopes: `read:marketing-assets` and `write:marketing-assets`
+   * `PATCH /marketing/assets/{assetId}` - scopes: `read:marketing-assets` and `write:marketing-assets`
    */
   update(assetId: string, body: EndpointBodyInput<typeof updateMarketingAsset>, options?: RequestOptions): APIPromise<DataOf<typeof updateMarketingAsset>> {
     return this._client.requestData(routes.updateMarketingAsset, { params: { assetId }, body }, options);
@@ -727,7 +727,7 @@ export class MarketingCampaignsAudiencesResource extends APIResource {
    *
    * The filter is saved, not its result: a send resolves it against the customers of that moment.
    *
-   * `POST /marketing/campaigns/{campaignId}/audiences` — scopes: `read:campaigns` and `write:campaigns`
+   * `POST /marketing/campaigns/{campaignId}/audiences` - scopes: `read:campaigns` and `write:campaigns`
    */
   create(campaignId: string, body: EndpointBodyInput<typeof createCampaignAudience>, options?: RequestOptions): APIPromise<DataOf<typeof createCampaignAudience>> {
     return this._client.requestData(routes.createCampaignAudience, { params: { campaignId }, body }, options);
@@ -736,7 +736,7 @@ export class MarketingCampaignsAudiencesResource extends APIResource {
   /**
    * Delete an audience that was never sent to
    *
-   * `DELETE /marketing/campaigns/{campaignId}/audiences/{audienceId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `DELETE /marketing/campaigns/{campaignId}/audiences/{audienceId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   delete(campaignId: string, audienceId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteCampaignAudience>> {
     return this._client.requestData(routes.deleteCampaignAudience, { params: { campaignId, audienceId } }, options);
@@ -745,16 +745,16 @@ export class MarketingCampaignsAudiencesResource extends APIResource {
   /**
    * Get an audience
    *
-   * `GET /marketing/campaigns/{campaignId}/audiences/{audienceId}` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns/{campaignId}/audiences/{audienceId}` - scopes: `read:campaigns`
    */
   get(campaignId: string, audienceId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCampaignAudience>> {
     return this._client.requestData(routes.getCampaignAudience, { params: { campaignId, audienceId } }, options);
   }
 
   /**
-   * List a campaign’s audiences
+   * List a campaign's audiences
    *
-   * `GET /marketing/campaigns/{campaignId}/audiences` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns/{campaignId}/audiences` - scopes: `read:campaigns`
    */
   list(campaignId: string, query: EndpointQueryInput<typeof listCampaignAudiences> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCampaignAudiences>> {
     return this._client.requestPage(routes.listCampaignAudiences, { params: { campaignId }, query }, options);
@@ -768,9 +768,9 @@ export class MarketingCampaignsAudiencesResource extends APIResource {
   /**
    * Preview who an audience reaches
    *
-   * The customers the audience’s filter matches now, resolved exactly as a send would resolve it, each with `allowsMarketing`; `allowsMarketing=true` lists only those a send would message (the recipients, before checking each has an address for the step’s channel). Most recently updated customers first. Shows customer records, so it also needs `read:customers`.
+   * The customers the audience's filter matches now, resolved exactly as a send would resolve it, each with `allowsMarketing`; `allowsMarketing=true` lists only those a send would message (the recipients, before checking each has an address for the step's channel). Most recently updated customers first. Shows customer records, so it also needs `read:customers`.
    *
-   * `GET /marketing/campaigns/{campaignId}/audiences/{audienceId}/members` — scopes: `read:campaigns` and `read:customers`
+   * `GET /marketing/campaigns/{campaignId}/audiences/{audienceId}/members` - scopes: `read:campaigns` and `read:customers`
    */
   listMembers(campaignId: string, audienceId: string, query: EndpointQueryInput<typeof listCampaignAudienceMembers> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCampaignAudienceMembers>> {
     return this._client.requestPage(routes.listCampaignAudienceMembers, { params: { campaignId, audienceId }, query }, options);
@@ -784,7 +784,7 @@ export class MarketingCampaignsAudiencesResource extends APIResource {
   /**
    * Update an audience
    *
-   * `PATCH /marketing/campaigns/{campaignId}/audiences/{audienceId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `PATCH /marketing/campaigns/{campaignId}/audiences/{audienceId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   update(campaignId: string, audienceId: string, body: EndpointBodyInput<typeof updateCampaignAudience>, options?: RequestOptions): APIPromise<DataOf<typeof updateCampaignAudience>> {
     return this._client.requestData(routes.updateCampaignAudience, { params: { campaignId, audienceId }, body }, options);
@@ -795,10 +795,10 @@ export class MarketingCampaignsContentResource extends APIResource {
   /**
    * Add a content step
    *
-   * `type` is the channel (`email` or `sms`). A step may be a draft: `{type, name}` is enough, and what a send needs is checked by `POST /marketing/campaigns/{campaignId}/sends`. With `templateId` the template’s subject, body and htmlBody are copied into `content` (fields sent in `content` win) and the step keeps `templateId` as a note of its origin; the template’s channel must match `type`. Copying reads the template, so `templateId` also needs `read:templates` (403 `Missing scope: read:templates`, checked before the template is looked at).
+   * `type` is the channel (`email` or `sms`). A step may be a draft: `{type, name}` is enough, and what a send needs is checked by `POST /marketing/campaigns/{campaignId}/sends`. With `templateId` the template's subject, body and htmlBody are copied into `content` (fields sent in `content` win) and the step keeps `templateId` as a note of its origin; the template's channel must match `type`. Copying reads the template, so `templateId` also needs `read:templates` (403 `Missing scope: read:templates`, checked before the template is looked at).
    *
-   * `POST /marketing/campaigns/{campaignId}/content` — scopes: `read:campaigns` and `write:campaigns`
-   * `templateId` also needs `read:templates` (copies the template’s subject and bodies into the step, which reads the template)
+   * `POST /marketing/campaigns/{campaignId}/content` - scopes: `read:campaigns` and `write:campaigns`
+   * `templateId` also needs `read:templates` (copies the template's subject and bodies into the step, which reads the template)
    */
   create(campaignId: string, body: EndpointBodyInput<typeof createCampaignContentStep>, options?: RequestOptions): APIPromise<DataOf<typeof createCampaignContentStep>> {
     return this._client.requestData(routes.createCampaignContentStep, { params: { campaignId }, body }, options);
@@ -807,7 +807,7 @@ export class MarketingCampaignsContentResource extends APIResource {
   /**
    * Delete an unsent content step
    *
-   * `DELETE /marketing/campaigns/{campaignId}/content/{contentStepId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `DELETE /marketing/campaigns/{campaignId}/content/{contentStepId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   delete(campaignId: string, contentStepId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteCampaignContentStep>> {
     return this._client.requestData(routes.deleteCampaignContentStep, { params: { campaignId, contentStepId } }, options);
@@ -816,16 +816,16 @@ export class MarketingCampaignsContentResource extends APIResource {
   /**
    * Get a content step
    *
-   * `GET /marketing/campaigns/{campaignId}/content/{contentStepId}` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns/{campaignId}/content/{contentStepId}` - scopes: `read:campaigns`
    */
   get(campaignId: string, contentStepId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCampaignContentStep>> {
     return this._client.requestData(routes.getCampaignContentStep, { params: { campaignId, contentStepId } }, options);
   }
 
   /**
-   * List a campaign’s content steps
+   * List a campaign's content steps
    *
-   * `GET /marketing/campaigns/{campaignId}/content` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns/{campaignId}/content` - scopes: `read:campaigns`
    */
   list(campaignId: string, query: EndpointQueryInput<typeof listCampaignContentSteps> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCampaignContentSteps>> {
     return this._client.requestPage(routes.listCampaignContentSteps, { params: { campaignId }, query }, options);
@@ -839,7 +839,7 @@ export class MarketingCampaignsContentResource extends APIResource {
   /**
    * Update a content step
    *
-   * `PATCH /marketing/campaigns/{campaignId}/content/{contentStepId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `PATCH /marketing/campaigns/{campaignId}/content/{contentStepId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   update(campaignId: string, contentStepId: string, body: EndpointBodyInput<typeof updateCampaignContentStep>, options?: RequestOptions): APIPromise<DataOf<typeof updateCampaignContentStep>> {
     return this._client.requestData(routes.updateCampaignContentStep, { params: { campaignId, contentStepId }, body }, options);
@@ -850,9 +850,9 @@ export class MarketingCampaignsSendsResource extends APIResource {
   /**
    * Send a content step to an audience
    *
-   * Resolves the audience now and writes one message per recipient who allows marketing (a contact with `communicationPreferences.marketing`), in the customer’s thread for the step’s channel, delivered through the same providers as `POST /communication-threads/{threadId}/messages`. Customers without consent or without an address for the channel are counted in `skippedCount`. Before anything is written the step must have what its channel sends (an `email` step `content.body` or `content.htmlBody`, an `sms` step `content.body`), and every recipient’s rendered message must be one the API accepts (no variable that renders a subject past 200 characters, a body past its bound, or nothing at all): otherwise a 400 `validation_error` names what is missing (`content.body`) or the recipient and field (`recipients.<customerId>.subject`), and nothing is stored or sent. Each step is sent once: repeating the call returns the first send and messages no one. Also needs `write:communications`, since it writes messages.
+   * Resolves the audience now and writes one message per recipient who allows marketing (a contact with `communicationPreferences.marketing`), in the customer's thread for the step's channel, delivered through the same providers as `POST /communication-threads/{threadId}/messages`. Customers without consent or without an address for the channel are counted in `skippedCount`. Before anything is written the step must have what its channel sends (an `email` step `content.body` or `content.htmlBody`, an `sms` step `content.body`), and every recipient's rendered message must be one the API accepts (no variable that renders a subject past 200 characters, a body past its bound, or nothing at all): otherwise a 400 `validation_error` names what is missing (`content.body`) or the recipient and field (`recipients.<customerId>.subject`), and nothing is stored or sent. Each step is sent once: repeating the call returns the first send and messages no one. Also needs `write:communications`, since it writes messages.
    *
-   * `POST /marketing/campaigns/{campaignId}/sends` — scopes: `read:campaigns` and `write:campaigns` and `write:communications`
+   * `POST /marketing/campaigns/{campaignId}/sends` - scopes: `read:campaigns` and `write:campaigns` and `write:communications`
    */
   create(campaignId: string, body: EndpointBodyInput<typeof createCampaignSend>, options?: RequestOptions): APIPromise<DataOf<typeof createCampaignSend>> {
     return this._client.requestData(routes.createCampaignSend, { params: { campaignId }, body }, options);
@@ -861,16 +861,16 @@ export class MarketingCampaignsSendsResource extends APIResource {
   /**
    * Get a send
    *
-   * `GET /marketing/campaigns/{campaignId}/sends/{sendId}` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns/{campaignId}/sends/{sendId}` - scopes: `read:campaigns`
    */
   get(campaignId: string, sendId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCampaignSend>> {
     return this._client.requestData(routes.getCampaignSend, { params: { campaignId, sendId } }, options);
   }
 
   /**
-   * List a campaign’s sends
+   * List a campaign's sends
    *
-   * `GET /marketing/campaigns/{campaignId}/sends` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns/{campaignId}/sends` - scopes: `read:campaigns`
    */
   list(campaignId: string, query: EndpointQueryInput<typeof listCampaignSends> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCampaignSends>> {
     return this._client.requestPage(routes.listCampaignSends, { params: { campaignId }, query }, options);
@@ -890,7 +890,7 @@ export class MarketingCampaignsResource extends APIResource {
   /**
    * Create a campaign
    *
-   * `POST /marketing/campaigns` — scopes: `read:campaigns` and `write:campaigns`
+   * `POST /marketing/campaigns` - scopes: `read:campaigns` and `write:campaigns`
    */
   create(body: EndpointBodyInput<typeof createCampaign>, options?: RequestOptions): APIPromise<DataOf<typeof createCampaign>> {
     return this._client.requestData(routes.createCampaign, { body }, options);
@@ -901,7 +901,7 @@ export class MarketingCampaignsResource extends APIResource {
    *
    * Removes the campaign with its audiences and content steps. A campaign that has sent anything is a record of what customers received: archive it instead (`status: archived`; 409 here).
    *
-   * `DELETE /marketing/campaigns/{campaignId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `DELETE /marketing/campaigns/{campaignId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   delete(campaignId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteCampaign>> {
     return this._client.requestData(routes.deleteCampaign, { params: { campaignId } }, options);
@@ -910,7 +910,7 @@ export class MarketingCampaignsResource extends APIResource {
   /**
    * Get a campaign
    *
-   * `GET /marketing/campaigns/{campaignId}` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns/{campaignId}` - scopes: `read:campaigns`
    */
   get(campaignId: string, options?: RequestOptions): APIPromise<DataOf<typeof getCampaign>> {
     return this._client.requestData(routes.getCampaign, { params: { campaignId } }, options);
@@ -919,7 +919,7 @@ export class MarketingCampaignsResource extends APIResource {
   /**
    * List campaigns
    *
-   * `GET /marketing/campaigns` — scopes: `read:campaigns`
+   * `GET /marketing/campaigns` - scopes: `read:campaigns`
    */
   list(query: EndpointQueryInput<typeof listCampaigns> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listCampaigns>> {
     return this._client.requestPage(routes.listCampaigns, { query }, options);
@@ -933,7 +933,7 @@ export class MarketingCampaignsResource extends APIResource {
   /**
    * Update a campaign
    *
-   * `PATCH /marketing/campaigns/{campaignId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `PATCH /marketing/campaigns/{campaignId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   update(campaignId: string, body: EndpointBodyInput<typeof updateCampaign>, options?: RequestOptions): APIPromise<DataOf<typeof updateCampaign>> {
     return this._client.requestData(routes.updateCampaign, { params: { campaignId }, body }, options);
@@ -944,13 +944,13 @@ export class MarketingFormsSubmissionsResource extends APIResource {
   /**
    * Submit answers to a form
    *
-   * `values` is checked against the form’s fields: every problem (a key the form does not have, a missing required answer, a value of the wrong type or not among the options) is one `{path: "values.<key>", message}` detail of a 400, and nothing is stored. An empty string, an empty array or null counts as no answer. An inactive form answers 409.
+   * `values` is checked against the form's fields: every problem (a key the form does not have, a missing required answer, a value of the wrong type or not among the options) is one `{path: "values.<key>", message}` detail of a 400, and nothing is stored. An empty string, an empty array or null counts as no answer. An inactive form answers 409.
    *
-   * The submission keeps `fieldSnapshot` (the form’s fields at this moment) and `metadata`. `respondentEmail` defaults to the answer of the form’s first `email` field and `respondentPhone` to its first `phone` field.
+   * The submission keeps `fieldSnapshot` (the form's fields at this moment) and `metadata`. `respondentEmail` defaults to the answer of the form's first `email` field and `respondentPhone` to its first `phone` field.
    *
-   * Customers are touched only when the key also has `read:customers` and `write:customers`; without them the submission is stored with `customerId: null` and the respondent fields, and no customer is read or written. With those scopes and an email, the submission is linked to the team’s customer with that email (case-insensitive; not soft-deleted; the oldest when several match). When there is none, a customer is created in the same transaction only if it would pass `POST /customers` (`V1CustomerCreate`): `firstName` is the first word of `respondentName` and `lastName` the rest, so a name of at least two words is needed; the email and phone are copied. Otherwise (one-word or no name, an email or phone the customer schema refuses) no customer is created and `customerId` is null. Without an email no customer is linked.
+   * Customers are touched only when the key also has `read:customers` and `write:customers`; without them the submission is stored with `customerId: null` and the respondent fields, and no customer is read or written. With those scopes and an email, the submission is linked to the team's customer with that email (case-insensitive; not soft-deleted; the oldest when several match). When there is none, a customer is created in the same transaction only if it would pass `POST /customers` (`V1CustomerCreate`): `firstName` is the first word of `respondentName` and `lastName` the rest, so a name of at least two words is needed; the email and phone are copied. Otherwise (one-word or no name, an email or phone the customer schema refuses) no customer is created and `customerId` is null. Without an email no customer is linked.
    *
-   * `POST /marketing/forms/{formId}/submissions` — scopes: `read:forms` and `write:forms`
+   * `POST /marketing/forms/{formId}/submissions` - scopes: `read:forms` and `write:forms`
    */
   create(formId: string, body: EndpointBodyInput<typeof createFormSubmission>, options?: RequestOptions): APIPromise<DataOf<typeof createFormSubmission>> {
     return this._client.requestData(routes.createFormSubmission, { params: { formId }, body }, options);
@@ -959,18 +959,18 @@ export class MarketingFormsSubmissionsResource extends APIResource {
   /**
    * Get a form submission
    *
-   * `GET /marketing/forms/{formId}/submissions/{submissionId}` — scopes: `read:forms`
+   * `GET /marketing/forms/{formId}/submissions/{submissionId}` - scopes: `read:forms`
    */
   get(formId: string, submissionId: string, options?: RequestOptions): APIPromise<DataOf<typeof getFormSubmission>> {
     return this._client.requestData(routes.getFormSubmission, { params: { formId, submissionId } }, options);
   }
 
   /**
-   * List a form’s submissions
+   * List a form's submissions
    *
    * Submissions never change after they are stored, so `updatedAfter` and the order (newest first) use `submittedAt`.
    *
-   * `GET /marketing/forms/{formId}/submissions` — scopes: `read:forms`
+   * `GET /marketing/forms/{formId}/submissions` - scopes: `read:forms`
    */
   list(formId: string, query: EndpointQueryInput<typeof listFormSubmissions> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listFormSubmissions>> {
     return this._client.requestPage(routes.listFormSubmissions, { params: { formId }, query }, options);
@@ -990,7 +990,7 @@ export class MarketingFormsResource extends APIResource {
    *
    * Each field has a `key` (the name of its answer in `values`), a `label`, a `type` and `required` (default false); `select` and `multiselect` fields list their `options`. Keys are distinct within a form.
    *
-   * `POST /marketing/forms` — scopes: `read:forms` and `write:forms`
+   * `POST /marketing/forms` - scopes: `read:forms` and `write:forms`
    */
   create(body: EndpointBodyInput<typeof createForm>, options?: RequestOptions): APIPromise<DataOf<typeof createForm>> {
     return this._client.requestData(routes.createForm, { body }, options);
@@ -999,9 +999,9 @@ export class MarketingFormsResource extends APIResource {
   /**
    * Delete a form without submissions
    *
-   * Submissions are the facility’s leads, so a form that has any is never deleted with them (409): set `isActive` to false to close it instead.
+   * Submissions are the facility's leads, so a form that has any is never deleted with them (409): set `isActive` to false to close it instead.
    *
-   * `DELETE /marketing/forms/{formId}` — scopes: `read:forms` and `write:forms`
+   * `DELETE /marketing/forms/{formId}` - scopes: `read:forms` and `write:forms`
    */
   delete(formId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteForm>> {
     return this._client.requestData(routes.deleteForm, { params: { formId } }, options);
@@ -1010,7 +1010,7 @@ export class MarketingFormsResource extends APIResource {
   /**
    * Get a form
    *
-   * `GET /marketing/forms/{formId}` — scopes: `read:forms`
+   * `GET /marketing/forms/{formId}` - scopes: `read:forms`
    */
   get(formId: string, options?: RequestOptions): APIPromise<DataOf<typeof getForm>> {
     return this._client.requestData(routes.getForm, { params: { formId } }, options);
@@ -1019,7 +1019,7 @@ export class MarketingFormsResource extends APIResource {
   /**
    * List marketing forms
    *
-   * `GET /marketing/forms` — scopes: `read:forms`
+   * `GET /marketing/forms` - scopes: `read:forms`
    */
   list(query: EndpointQueryInput<typeof listForms> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listForms>> {
     return this._client.requestPage(routes.listForms, { query }, options);
@@ -1035,7 +1035,7 @@ export class MarketingFormsResource extends APIResource {
    *
    * `fields` replaces the whole list. Earlier submissions keep the fields they were answered against in `fieldSnapshot`.
    *
-   * `PATCH /marketing/forms/{formId}` — scopes: `read:forms` and `write:forms`
+   * `PATCH /marketing/forms/{formId}` - scopes: `read:forms` and `write:forms`
    */
   update(formId: string, body: EndpointBodyInput<typeof updateForm>, options?: RequestOptions): APIPromise<DataOf<typeof updateForm>> {
     return this._client.requestData(routes.updateForm, { params: { formId }, body }, options);
@@ -1048,7 +1048,7 @@ export class MarketingSocialAccountsResource extends APIResource {
    *
    * Connecting records the account (network and handle): the server runs no OAuth flow and stores no network tokens; the configured social provider decides how posts reach the network (the default outbox keeps them locally). A team has one account per network and handle (409 for a second).
    *
-   * `POST /marketing/social-accounts` — scopes: `read:campaigns` and `write:campaigns`
+   * `POST /marketing/social-accounts` - scopes: `read:campaigns` and `write:campaigns`
    */
   create(body: EndpointBodyInput<typeof createSocialAccount>, options?: RequestOptions): APIPromise<DataOf<typeof createSocialAccount>> {
     return this._client.requestData(routes.createSocialAccount, { body }, options);
@@ -1059,7 +1059,7 @@ export class MarketingSocialAccountsResource extends APIResource {
    *
    * An account with posts is kept with their history (409): set `isActive` to false, or delete its posts first.
    *
-   * `DELETE /marketing/social-accounts/{socialAccountId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `DELETE /marketing/social-accounts/{socialAccountId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   delete(socialAccountId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteSocialAccount>> {
     return this._client.requestData(routes.deleteSocialAccount, { params: { socialAccountId } }, options);
@@ -1068,7 +1068,7 @@ export class MarketingSocialAccountsResource extends APIResource {
   /**
    * Get a social account
    *
-   * `GET /marketing/social-accounts/{socialAccountId}` — scopes: `read:campaigns`
+   * `GET /marketing/social-accounts/{socialAccountId}` - scopes: `read:campaigns`
    */
   get(socialAccountId: string, options?: RequestOptions): APIPromise<DataOf<typeof getSocialAccount>> {
     return this._client.requestData(routes.getSocialAccount, { params: { socialAccountId } }, options);
@@ -1077,7 +1077,7 @@ export class MarketingSocialAccountsResource extends APIResource {
   /**
    * List connected social accounts
    *
-   * `GET /marketing/social-accounts` — scopes: `read:campaigns`
+   * `GET /marketing/social-accounts` - scopes: `read:campaigns`
    */
   list(query: EndpointQueryInput<typeof listSocialAccounts> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listSocialAccounts>> {
     return this._client.requestPage(routes.listSocialAccounts, { query }, options);
@@ -1091,7 +1091,7 @@ export class MarketingSocialAccountsResource extends APIResource {
   /**
    * Update a social account
    *
-   * `PATCH /marketing/social-accounts/{socialAccountId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `PATCH /marketing/social-accounts/{socialAccountId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   update(socialAccountId: string, body: EndpointBodyInput<typeof updateSocialAccount>, options?: RequestOptions): APIPromise<DataOf<typeof updateSocialAccount>> {
     return this._client.requestData(routes.updateSocialAccount, { params: { socialAccountId }, body }, options);
@@ -1102,9 +1102,9 @@ export class MarketingSocialEventsInvitesResource extends APIResource {
   /**
    * Invite a customer or contact
    *
-   * Send exactly one of `customerId` or `contactId` (one of the team’s); a contact’s invite also records the contact’s customer. Inviting the same customer or contact twice is a 409. An invite is a record only: sending the invitation is a campaign or message.
+   * Send exactly one of `customerId` or `contactId` (one of the team's); a contact's invite also records the contact's customer. Inviting the same customer or contact twice is a 409. An invite is a record only: sending the invitation is a campaign or message.
    *
-   * `POST /marketing/social-events/{eventId}/invites` — scopes: `read:social-events` and `write:social-events`
+   * `POST /marketing/social-events/{eventId}/invites` - scopes: `read:social-events` and `write:social-events`
    */
   create(eventId: string, body: EndpointBodyInput<typeof createSocialEventInvite>, options?: RequestOptions): APIPromise<DataOf<typeof createSocialEventInvite>> {
     return this._client.requestData(routes.createSocialEventInvite, { params: { eventId }, body }, options);
@@ -1115,7 +1115,7 @@ export class MarketingSocialEventsInvitesResource extends APIResource {
    *
    * An invite that has been answered is kept (409): the RSVP points at it.
    *
-   * `DELETE /marketing/social-events/{eventId}/invites/{inviteId}` — scopes: `read:social-events` and `write:social-events`
+   * `DELETE /marketing/social-events/{eventId}/invites/{inviteId}` - scopes: `read:social-events` and `write:social-events`
    */
   delete(eventId: string, inviteId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteSocialEventInvite>> {
     return this._client.requestData(routes.deleteSocialEventInvite, { params: { eventId, inviteId } }, options);
@@ -1124,16 +1124,16 @@ export class MarketingSocialEventsInvitesResource extends APIResource {
   /**
    * Get an invite
    *
-   * `GET /marketing/social-events/{eventId}/invites/{inviteId}` — scopes: `read:social-events`
+   * `GET /marketing/social-events/{eventId}/invites/{inviteId}` - scopes: `read:social-events`
    */
   get(eventId: string, inviteId: string, options?: RequestOptions): APIPromise<DataOf<typeof getSocialEventInvite>> {
     return this._client.requestData(routes.getSocialEventInvite, { params: { eventId, inviteId } }, options);
   }
 
   /**
-   * List an event’s invites
+   * List an event's invites
    *
-   * `GET /marketing/social-events/{eventId}/invites` — scopes: `read:social-events`
+   * `GET /marketing/social-events/{eventId}/invites` - scopes: `read:social-events`
    */
   list(eventId: string, query: EndpointQueryInput<typeof listSocialEventInvites> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listSocialEventInvites>> {
     return this._client.requestPage(routes.listSocialEventInvites, { params: { eventId }, query }, options);
@@ -1149,9 +1149,9 @@ export class MarketingSocialEventsRsvpOptionsResource extends APIResource {
   /**
    * Add an RSVP option to an event
    *
-   * The answers guests choose from, e.g. “Attending” (`attending: true`) and “Can’t make it” (`attending: false`).
+   * The answers guests choose from, e.g. "Attending" (`attending: true`) and "Can't make it" (`attending: false`).
    *
-   * `POST /marketing/social-events/{eventId}/rsvp-options` — scopes: `read:social-events` and `write:social-events`
+   * `POST /marketing/social-events/{eventId}/rsvp-options` - scopes: `read:social-events` and `write:social-events`
    */
   create(eventId: string, body: EndpointBodyInput<typeof createRsvpOption>, options?: RequestOptions): APIPromise<DataOf<typeof createRsvpOption>> {
     return this._client.requestData(routes.createRsvpOption, { params: { eventId }, body }, options);
@@ -1162,7 +1162,7 @@ export class MarketingSocialEventsRsvpOptionsResource extends APIResource {
    *
    * An option that RSVPs chose is kept (409): move those RSVPs to another option first.
    *
-   * `DELETE /marketing/social-events/{eventId}/rsvp-options/{rsvpOptionId}` — scopes: `read:social-events` and `write:social-events`
+   * `DELETE /marketing/social-events/{eventId}/rsvp-options/{rsvpOptionId}` - scopes: `read:social-events` and `write:social-events`
    */
   delete(eventId: string, rsvpOptionId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteRsvpOption>> {
     return this._client.requestData(routes.deleteRsvpOption, { params: { eventId, rsvpOptionId } }, options);
@@ -1171,16 +1171,16 @@ export class MarketingSocialEventsRsvpOptionsResource extends APIResource {
   /**
    * Get an RSVP option
    *
-   * `GET /marketing/social-events/{eventId}/rsvp-options/{rsvpOptionId}` — scopes: `read:social-events`
+   * `GET /marketing/social-events/{eventId}/rsvp-options/{rsvpOptionId}` - scopes: `read:social-events`
    */
   get(eventId: string, rsvpOptionId: string, options?: RequestOptions): APIPromise<DataOf<typeof getRsvpOption>> {
     return this._client.requestData(routes.getRsvpOption, { params: { eventId, rsvpOptionId } }, options);
   }
 
   /**
-   * List an event’s RSVP options
+   * List an event's RSVP options
    *
-   * `GET /marketing/social-events/{eventId}/rsvp-options` — scopes: `read:social-events`
+   * `GET /marketing/social-events/{eventId}/rsvp-options` - scopes: `read:social-events`
    */
   list(eventId: string, query: EndpointQueryInput<typeof listRsvpOptions> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listRsvpOptions>> {
     return this._client.requestPage(routes.listRsvpOptions, { params: { eventId }, query }, options);
@@ -1194,7 +1194,7 @@ export class MarketingSocialEventsRsvpOptionsResource extends APIResource {
   /**
    * Update an RSVP option
    *
-   * `PATCH /marketing/social-events/{eventId}/rsvp-options/{rsvpOptionId}` — scopes: `read:social-events` and `write:social-events`
+   * `PATCH /marketing/social-events/{eventId}/rsvp-options/{rsvpOptionId}` - scopes: `read:social-events` and `write:social-events`
    */
   update(eventId: string, rsvpOptionId: string, body: EndpointBodyInput<typeof updateRsvpOption>, options?: RequestOptions): APIPromise<DataOf<typeof updateRsvpOption>> {
     return this._client.requestData(routes.updateRsvpOption, { params: { eventId, rsvpOptionId }, body }, options);
@@ -1203,11 +1203,11 @@ export class MarketingSocialEventsRsvpOptionsResource extends APIResource {
 
 export class MarketingSocialEventsRsvpsResource extends APIResource {
   /**
-   * Record a guest’s answer
+   * Record a guest's answer
    *
-   * `rsvpOptionId` is one of this event’s options. Say who answers with `inviteId` (an invite of this event: its customer and contact are copied), or `customerId`/`contactId`, or `name`/`email` for a guest who is not a customer. An invite is answered once (409 for a second RSVP: update the first).
+   * `rsvpOptionId` is one of this event's options. Say who answers with `inviteId` (an invite of this event: its customer and contact are copied), or `customerId`/`contactId`, or `name`/`email` for a guest who is not a customer. An invite is answered once (409 for a second RSVP: update the first).
    *
-   * `POST /marketing/social-events/{eventId}/rsvps` — scopes: `read:social-events` and `write:social-events`
+   * `POST /marketing/social-events/{eventId}/rsvps` - scopes: `read:social-events` and `write:social-events`
    */
   create(eventId: string, body: EndpointBodyInput<typeof createSocialEventRsvp>, options?: RequestOptions): APIPromise<DataOf<typeof createSocialEventRsvp>> {
     return this._client.requestData(routes.createSocialEventRsvp, { params: { eventId }, body }, options);
@@ -1216,16 +1216,16 @@ export class MarketingSocialEventsRsvpsResource extends APIResource {
   /**
    * Get an RSVP
    *
-   * `GET /marketing/social-events/{eventId}/rsvps/{rsvpId}` — scopes: `read:social-events`
+   * `GET /marketing/social-events/{eventId}/rsvps/{rsvpId}` - scopes: `read:social-events`
    */
   get(eventId: string, rsvpId: string, options?: RequestOptions): APIPromise<DataOf<typeof getSocialEventRsvp>> {
     return this._client.requestData(routes.getSocialEventRsvp, { params: { eventId, rsvpId } }, options);
   }
 
   /**
-   * List an event’s RSVPs
+   * List an event's RSVPs
    *
-   * `GET /marketing/social-events/{eventId}/rsvps` — scopes: `read:social-events`
+   * `GET /marketing/social-events/{eventId}/rsvps` - scopes: `read:social-events`
    */
   list(eventId: string, query: EndpointQueryInput<typeof listSocialEventRsvps> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listSocialEventRsvps>> {
     return this._client.requestPage(routes.listSocialEventRsvps, { params: { eventId }, query }, options);
@@ -1239,9 +1239,9 @@ export class MarketingSocialEventsRsvpsResource extends APIResource {
   /**
    * Change an RSVP
    *
-   * A changed `rsvpOptionId` (one of this event’s options) moves `respondedAt` to now. Who answered does not change.
+   * A changed `rsvpOptionId` (one of this event's options) moves `respondedAt` to now. Who answered does not change.
    *
-   * `PATCH /marketing/social-events/{eventId}/rsvps/{rsvpId}` — scopes: `read:social-events` and `write:social-events`
+   * `PATCH /marketing/social-events/{eventId}/rsvps/{rsvpId}` - scopes: `read:social-events` and `write:social-events`
    */
   update(eventId: string, rsvpId: string, body: EndpointBodyInput<typeof updateSocialEventRsvp>, options?: RequestOptions): APIPromise<DataOf<typeof updateSocialEventRsvp>> {
     return this._client.requestData(routes.updateSocialEventRsvp, { params: { eventId, rsvpId }, body }, options);
@@ -1256,9 +1256,9 @@ export class MarketingSocialEventsResource extends APIResource {
   /**
    * Create a social event
    *
-   * `locationId` places it at one of the team’s locations; `venue` describes a place elsewhere. `capacity` is the planned head count and is not enforced.
+   * `locationId` places it at one of the team's locations; `venue` describes a place elsewhere. `capacity` is the planned head count and is not enforced.
    *
-   * `POST /marketing/social-events` — scopes: `read:social-events` and `write:social-events`
+   * `POST /marketing/social-events` - scopes: `read:social-events` and `write:social-events`
    */
   create(body: EndpointBodyInput<typeof createSocialEvent>, options?: RequestOptions): APIPromise<DataOf<typeof createSocialEvent>> {
     return this._client.requestData(routes.createSocialEvent, { body }, options);
@@ -1269,7 +1269,7 @@ export class MarketingSocialEventsResource extends APIResource {
    *
    * Removes the event, its RSVPs, invites and RSVP options in one transaction: either all of them go or nothing changes. Customers and contacts are untouched.
    *
-   * `DELETE /marketing/social-events/{eventId}` — scopes: `read:social-events` and `write:social-events`
+   * `DELETE /marketing/social-events/{eventId}` - scopes: `read:social-events` and `write:social-events`
    */
   delete(eventId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteSocialEvent>> {
     return this._client.requestData(routes.deleteSocialEvent, { params: { eventId } }, options);
@@ -1278,7 +1278,7 @@ export class MarketingSocialEventsResource extends APIResource {
   /**
    * Get a social event
    *
-   * `GET /marketing/social-events/{eventId}` — scopes: `read:social-events`
+   * `GET /marketing/social-events/{eventId}` - scopes: `read:social-events`
    */
   get(eventId: string, options?: RequestOptions): APIPromise<DataOf<typeof getSocialEvent>> {
     return this._client.requestData(routes.getSocialEvent, { params: { eventId } }, options);
@@ -1287,7 +1287,7 @@ export class MarketingSocialEventsResource extends APIResource {
   /**
    * List social events
    *
-   * `GET /marketing/social-events` — scopes: `read:social-events`
+   * `GET /marketing/social-events` - scopes: `read:social-events`
    */
   list(query: EndpointQueryInput<typeof listSocialEvents> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listSocialEvents>> {
     return this._client.requestPage(routes.listSocialEvents, { query }, options);
@@ -1303,7 +1303,7 @@ export class MarketingSocialEventsResource extends APIResource {
    *
    * `status: cancelled` keeps the event with its invites and RSVPs (so guests can be told); DELETE removes them.
    *
-   * `PATCH /marketing/social-events/{eventId}` — scopes: `read:social-events` and `write:social-events`
+   * `PATCH /marketing/social-events/{eventId}` - scopes: `read:social-events` and `write:social-events`
    */
   update(eventId: string, body: EndpointBodyInput<typeof updateSocialEvent>, options?: RequestOptions): APIPromise<DataOf<typeof updateSocialEvent>> {
     return this._client.requestData(routes.updateSocialEvent, { params: { eventId }, body }, options);
@@ -1314,9 +1314,9 @@ export class MarketingSocialPostsResource extends APIResource {
   /**
    * Draft or schedule a social post
    *
-   * `socialAccountId` is one of the team’s active accounts. Each of `mediaUrls` is an `https://` URL or a `/api/media/<uuid>` path of the team’s own media (an asset or photo); anything else is a 400. `scheduledAt` plans the post on the marketing calendar; publishing happens only through `POST /marketing/social-posts/{postId}/publish`.
+   * `socialAccountId` is one of the team's active accounts. Each of `mediaUrls` is an `https://` URL or a `/api/media/<uuid>` path of the team's own media (an asset or photo); anything else is a 400. `scheduledAt` plans the post on the marketing calendar; publishing happens only through `POST /marketing/social-posts/{postId}/publish`.
    *
-   * `POST /marketing/social-posts` — scopes: `read:campaigns` and `write:campaigns`
+   * `POST /marketing/social-posts` - scopes: `read:campaigns` and `write:campaigns`
    */
   create(body: EndpointBodyInput<typeof createSocialPost>, options?: RequestOptions): APIPromise<DataOf<typeof createSocialPost>> {
     return this._client.requestData(routes.createSocialPost, { body }, options);
@@ -1327,7 +1327,7 @@ export class MarketingSocialPostsResource extends APIResource {
    *
    * Deletes the record only; a published post stays on the network.
    *
-   * `DELETE /marketing/social-posts/{postId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `DELETE /marketing/social-posts/{postId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   delete(postId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteSocialPost>> {
     return this._client.requestData(routes.deleteSocialPost, { params: { postId } }, options);
@@ -1336,7 +1336,7 @@ export class MarketingSocialPostsResource extends APIResource {
   /**
    * Get a social post
    *
-   * `GET /marketing/social-posts/{postId}` — scopes: `read:campaigns`
+   * `GET /marketing/social-posts/{postId}` - scopes: `read:campaigns`
    */
   get(postId: string, options?: RequestOptions): APIPromise<DataOf<typeof getSocialPost>> {
     return this._client.requestData(routes.getSocialPost, { params: { postId } }, options);
@@ -1345,7 +1345,7 @@ export class MarketingSocialPostsResource extends APIResource {
   /**
    * List social posts
    *
-   * `GET /marketing/social-posts` — scopes: `read:campaigns`
+   * `GET /marketing/social-posts` - scopes: `read:campaigns`
    */
   list(query: EndpointQueryInput<typeof listSocialPosts> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listSocialPosts>> {
     return this._client.requestPage(routes.listSocialPosts, { query }, options);
@@ -1359,9 +1359,9 @@ export class MarketingSocialPostsResource extends APIResource {
   /**
    * Publish a social post now
    *
-   * Hands the post to the configured social provider (default `outbox`: the post is recorded in the server’s outbox and goes to no network). Success sets `status: published`, `publishedAt`, `provider` and `providerPostId`; a provider failure keeps the post with `status: failed`, `provider` and the provider’s `error` and still answers 200, so the outcome is always in the response. A failed post can be published again; a published one answers 409, as does a post whose account is inactive.
+   * Hands the post to the configured social provider (default `outbox`: the post is recorded in the server's outbox and goes to no network). Success sets `status: published`, `publishedAt`, `provider` and `providerPostId`; a provider failure keeps the post with `status: failed`, `provider` and the provider's `error` and still answers 200, so the outcome is always in the response. A failed post can be published again; a published one answers 409, as does a post whose account is inactive.
    *
-   * `POST /marketing/social-posts/{postId}/publish` — scopes: `read:campaigns` and `write:campaigns`
+   * `POST /marketing/social-posts/{postId}/publish` - scopes: `read:campaigns` and `write:campaigns`
    */
   publish(postId: string, options?: RequestOptions): APIPromise<DataOf<typeof publishSocialPost>> {
     return this._client.requestData(routes.publishSocialPost, { params: { postId } }, options);
@@ -1372,7 +1372,7 @@ export class MarketingSocialPostsResource extends APIResource {
    *
    * Same rules as create. A published post is on the network already and cannot be edited (409).
    *
-   * `PATCH /marketing/social-posts/{postId}` — scopes: `read:campaigns` and `write:campaigns`
+   * `PATCH /marketing/social-posts/{postId}` - scopes: `read:campaigns` and `write:campaigns`
    */
   update(postId: string, body: EndpointBodyInput<typeof updateSocialPost>, options?: RequestOptions): APIPromise<DataOf<typeof updateSocialPost>> {
     return this._client.requestData(routes.updateSocialPost, { params: { postId }, body }, options);
@@ -1385,7 +1385,7 @@ export class MarketingTemplatesResource extends APIResource {
    *
    * Variables are written `{{firstName}}`; an unknown variable or a stray brace is refused when the template is saved, not when it is sent. A template may be a draft: `{name, channel}` is enough; a body is needed only when a step made from it is sent.
    *
-   * `POST /marketing/templates` — scopes: `read:templates` and `write:templates`
+   * `POST /marketing/templates` - scopes: `read:templates` and `write:templates`
    */
   create(body: EndpointBodyInput<typeof createTemplate>, options?: RequestOptions): APIPromise<DataOf<typeof createTemplate>> {
     return this._client.requestData(routes.createTemplate, { body }, options);
@@ -1396,7 +1396,7 @@ export class MarketingTemplatesResource extends APIResource {
    *
    * Steps copied from it keep their content; their `templateId` is cleared.
    *
-   * `DELETE /marketing/templates/{templateId}` — scopes: `read:templates` and `write:templates`
+   * `DELETE /marketing/templates/{templateId}` - scopes: `read:templates` and `write:templates`
    */
   delete(templateId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteTemplate>> {
     return this._client.requestData(routes.deleteTemplate, { params: { templateId } }, options);
@@ -1405,7 +1405,7 @@ export class MarketingTemplatesResource extends APIResource {
   /**
    * Get a template
    *
-   * `GET /marketing/templates/{templateId}` — scopes: `read:templates`
+   * `GET /marketing/templates/{templateId}` - scopes: `read:templates`
    */
   get(templateId: string, options?: RequestOptions): APIPromise<DataOf<typeof getTemplate>> {
     return this._client.requestData(routes.getTemplate, { params: { templateId } }, options);
@@ -1414,7 +1414,7 @@ export class MarketingTemplatesResource extends APIResource {
   /**
    * List marketing templates
    *
-   * `GET /marketing/templates` — scopes: `read:templates`
+   * `GET /marketing/templates` - scopes: `read:templates`
    */
   list(query: EndpointQueryInput<typeof listTemplates> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listTemplates>> {
     return this._client.requestPage(routes.listTemplates, { query }, options);
@@ -1430,7 +1430,7 @@ export class MarketingTemplatesResource extends APIResource {
    *
    * Content steps made from the template keep the copy they took.
    *
-   * `PATCH /marketing/templates/{templateId}` — scopes: `read:templates` and `write:templates`
+   * `PATCH /marketing/templates/{templateId}` - scopes: `read:templates` and `write:templates`
    */
   update(templateId: string, body: EndpointBodyInput<typeof updateTemplate>, options?: RequestOptions): APIPromise<DataOf<typeof updateTemplate>> {
     return this._client.requestData(routes.updateTemplate, { params: { templateId }, body }, options);
@@ -1452,7 +1452,7 @@ export class MarketingResource extends APIResource {
    *
    * Content steps with a `scheduledAt`, social posts (scheduled or published) and social events in `[from, to)`, merged into one list ordered by `at` then `id`. Needs `read:campaigns` or `read:social-events`; a key with only one of them sees only its entries (steps and posts need campaigns, events need social-events). The window is at most 366 days and is returned whole (not paged).
    *
-   * `GET /marketing/calendar` — scopes: one of `read:campaigns`, `read:social-events`
+   * `GET /marketing/calendar` - scopes: one of `read:campaigns`, `read:social-events`
    */
   calendar(query: EndpointQueryInput<typeof getMarketingCalendar>, options?: RequestOptions): APIPromise<DataOf<typeof getMarketingCalendar>> {
     return this._client.requestData(routes.getMarketingCalendar, { query }, options);
@@ -1463,9 +1463,9 @@ export class MediaResource extends APIResource {
   /**
    * Download the bytes of a car photo or marketing asset
    *
-   * The `url` of a car photo or marketing asset points here. The body is the image itself, with its `Content-Type`, `Content-Length` and a `Content-Disposition` naming the uploaded file. A car photo needs `read:cars`, an asset `read:marketing-assets`; another team’s media answers 404 like a missing one.
+   * The `url` of a car photo or marketing asset points here. The body is the image itself, with its `Content-Type`, `Content-Length` and a `Content-Disposition` naming the uploaded file. A car photo needs `read:cars`, an asset `read:marketing-assets`; another team's media answers 404 like a missing one.
    *
-   * `GET /api/media/{mediaId}` — scopes: one of `read:cars`, `read:marketing-assets`
+   * `GET /api/media/{mediaId}` - scopes: one of `read:cars`, `read:marketing-assets`
    */
   download(mediaId: string, options?: RequestOptions): APIPromise<DataOf<typeof downloadMedia>> {
     return this._client.requestBinary(routes.downloadMedia, { params: { mediaId } }, options);
@@ -1476,7 +1476,7 @@ export class ParkingAssignmentsResource extends APIResource {
   /**
    * Get a parking assignment
    *
-   * `GET /parking-assignments/{parkingAssignmentId}` — scopes: `read:parking`
+   * `GET /parking-assignments/{parkingAssignmentId}` - scopes: `read:parking`
    */
   get(parkingAssignmentId: string, options?: RequestOptions): APIPromise<DataOf<typeof getParkingAssignment>> {
     return this._client.requestData(routes.getParkingAssignment, { params: { parkingAssignmentId } }, options);
@@ -1485,9 +1485,9 @@ export class ParkingAssignmentsResource extends APIResource {
   /**
    * List parking assignments (stays of cars in spots and zones)
    *
-   * Written by car events and by a car’s `parkingSpotId`/`parkingZoneId` (`POST`/`PATCH /cars`): a drop-off or placement starts one, the next one or a pick-up ends it. A spot has at most one active stay, and stays of a car or a spot never overlap.
+   * Written by car events and by a car's `parkingSpotId`/`parkingZoneId` (`POST`/`PATCH /cars`): a drop-off or placement starts one, the next one or a pick-up ends it. A spot has at most one active stay, and stays of a car or a spot never overlap.
    *
-   * `GET /parking-assignments` — scopes: `read:parking`
+   * `GET /parking-assignments` - scopes: `read:parking`
    */
   list(query: EndpointQueryInput<typeof listParkingAssignments> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listParkingAssignments>> {
     return this._client.requestPage(routes.listParkingAssignments, { query }, options);
@@ -1503,7 +1503,7 @@ export class ParkingSpotsResource extends APIResource {
   /**
    * Create a parking spot in a zone
    *
-   * `POST /parking-spots` — scopes: `read:parking` and `write:parking`
+   * `POST /parking-spots` - scopes: `read:parking` and `write:parking`
    */
   create(body: EndpointBodyInput<typeof createParkingSpot>, options?: RequestOptions): APIPromise<DataOf<typeof createParkingSpot>> {
     return this._client.requestData(routes.createParkingSpot, { body }, options);
@@ -1514,7 +1514,7 @@ export class ParkingSpotsResource extends APIResource {
    *
    * A spot with a car in it cannot be deleted (409).
    *
-   * `DELETE /parking-spots/{parkingSpotId}` — scopes: `read:parking` and `write:parking`
+   * `DELETE /parking-spots/{parkingSpotId}` - scopes: `read:parking` and `write:parking`
    */
   delete(parkingSpotId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteParkingSpot>> {
     return this._client.requestData(routes.deleteParkingSpot, { params: { parkingSpotId } }, options);
@@ -1523,7 +1523,7 @@ export class ParkingSpotsResource extends APIResource {
   /**
    * Get a parking spot
    *
-   * `GET /parking-spots/{parkingSpotId}` — scopes: `read:parking`
+   * `GET /parking-spots/{parkingSpotId}` - scopes: `read:parking`
    */
   get(parkingSpotId: string, options?: RequestOptions): APIPromise<DataOf<typeof getParkingSpot>> {
     return this._client.requestData(routes.getParkingSpot, { params: { parkingSpotId } }, options);
@@ -1532,7 +1532,7 @@ export class ParkingSpotsResource extends APIResource {
   /**
    * List parking spots
    *
-   * `GET /parking-spots` — scopes: `read:parking`
+   * `GET /parking-spots` - scopes: `read:parking`
    */
   list(query: EndpointQueryInput<typeof listParkingSpots> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listParkingSpots>> {
     return this._client.requestPage(routes.listParkingSpots, { query }, options);
@@ -1548,7 +1548,7 @@ export class ParkingSpotsResource extends APIResource {
    *
    * A spot with a car in it cannot move to another zone (409): move the car first.
    *
-   * `PATCH /parking-spots/{parkingSpotId}` — scopes: `read:parking` and `write:parking`
+   * `PATCH /parking-spots/{parkingSpotId}` - scopes: `read:parking` and `write:parking`
    */
   update(parkingSpotId: string, body: EndpointBodyInput<typeof updateParkingSpot>, options?: RequestOptions): APIPromise<DataOf<typeof updateParkingSpot>> {
     return this._client.requestData(routes.updateParkingSpot, { params: { parkingSpotId }, body }, options);
@@ -1559,7 +1559,7 @@ export class ParkingZonesResource extends APIResource {
   /**
    * Create a parking zone
    *
-   * `POST /parking-zones` — scopes: `read:parking` and `write:parking`
+   * `POST /parking-zones` - scopes: `read:parking` and `write:parking`
    */
   create(body: EndpointBodyInput<typeof createParkingZone>, options?: RequestOptions): APIPromise<DataOf<typeof createParkingZone>> {
     return this._client.requestData(routes.createParkingZone, { body }, options);
@@ -1570,7 +1570,7 @@ export class ParkingZonesResource extends APIResource {
    *
    * Only a zone with no spots and no cars can be deleted (409 otherwise).
    *
-   * `DELETE /parking-zones/{parkingZoneId}` — scopes: `read:parking` and `write:parking`
+   * `DELETE /parking-zones/{parkingZoneId}` - scopes: `read:parking` and `write:parking`
    */
   delete(parkingZoneId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteParkingZone>> {
     return this._client.requestData(routes.deleteParkingZone, { params: { parkingZoneId } }, options);
@@ -1579,7 +1579,7 @@ export class ParkingZonesResource extends APIResource {
   /**
    * Get a parking zone
    *
-   * `GET /parking-zones/{parkingZoneId}` — scopes: `read:parking`
+   * `GET /parking-zones/{parkingZoneId}` - scopes: `read:parking`
    */
   get(parkingZoneId: string, options?: RequestOptions): APIPromise<DataOf<typeof getParkingZone>> {
     return this._client.requestData(routes.getParkingZone, { params: { parkingZoneId } }, options);
@@ -1588,7 +1588,7 @@ export class ParkingZonesResource extends APIResource {
   /**
    * List parking zones
    *
-   * `GET /parking-zones` — scopes: `read:parking`
+   * `GET /parking-zones` - scopes: `read:parking`
    */
   list(query: EndpointQueryInput<typeof listParkingZones> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listParkingZones>> {
     return this._client.requestPage(routes.listParkingZones, { query }, options);
@@ -1602,7 +1602,7 @@ export class ParkingZonesResource extends APIResource {
   /**
    * Update a parking zone
    *
-   * `PATCH /parking-zones/{parkingZoneId}` — scopes: `read:parking` and `write:parking`
+   * `PATCH /parking-zones/{parkingZoneId}` - scopes: `read:parking` and `write:parking`
    */
   update(parkingZoneId: string, body: EndpointBodyInput<typeof updateParkingZone>, options?: RequestOptions): APIPromise<DataOf<typeof updateParkingZone>> {
     return this._client.requestData(routes.updateParkingZone, { params: { parkingZoneId }, body }, options);
@@ -1619,9 +1619,9 @@ export class WebhooksResource extends WebhooksResourceExtension {
   /**
    * Create a webhook endpoint
    *
-   * The team’s events of the chosen types are POSTed to `url` as they happen, each the event exactly as `GET /events` shows it, with `Vsf-Event-Id` and `Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>`. The endpoint keeps the read scopes of the key that creates it and is sent only events of records those scopes can read. Deliveries are at least once (dedupe by the event id); a non-2xx answer, a 10 s timeout or a connection error is retried with exponential backoff for 24 h, after which the endpoint is disabled, as it is after 50 failed attempts in a row. The `secret` is in this response only.
+   * The team's events of the chosen types are POSTed to `url` as they happen, each the event exactly as `GET /events` shows it, with `Vsf-Event-Id` and `Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>`. The endpoint keeps the read scopes of the key that creates it and is sent only events of records those scopes can read. Deliveries are at least once (dedupe by the event id); a non-2xx answer, a 10 s timeout or a connection error is retried with exponential backoff for 24 h, after which the endpoint is disabled, as it is after 50 failed attempts in a row. The `secret` is in this response only.
    *
-   * `POST /webhooks` — scopes: `read:webhooks` and `write:webhooks`
+   * `POST /webhooks` - scopes: `read:webhooks` and `write:webhooks`
    */
   create(body: EndpointBodyInput<typeof createWebhook>, options?: RequestOptions): APIPromise<DataOf<typeof createWebhook>> {
     return this._client.requestData(routes.createWebhook, { body }, options);
@@ -1632,7 +1632,7 @@ export class WebhooksResource extends WebhooksResourceExtension {
    *
    * Pending deliveries are dropped with it.
    *
-   * `DELETE /webhooks/{webhookId}` — scopes: `read:webhooks` and `write:webhooks`
+   * `DELETE /webhooks/{webhookId}` - scopes: `read:webhooks` and `write:webhooks`
    */
   delete(webhookId: string, options?: RequestOptions): APIPromise<DataOf<typeof deleteWebhook>> {
     return this._client.requestData(routes.deleteWebhook, { params: { webhookId } }, options);
@@ -1641,7 +1641,7 @@ export class WebhooksResource extends WebhooksResourceExtension {
   /**
    * Get a webhook endpoint
    *
-   * `GET /webhooks/{webhookId}` — scopes: `read:webhooks`
+   * `GET /webhooks/{webhookId}` - scopes: `read:webhooks`
    */
   get(webhookId: string, options?: RequestOptions): APIPromise<DataOf<typeof getWebhook>> {
     return this._client.requestData(routes.getWebhook, { params: { webhookId } }, options);
@@ -1650,7 +1650,7 @@ export class WebhooksResource extends WebhooksResourceExtension {
   /**
    * List webhook endpoints
    *
-   * `GET /webhooks` — scopes: `read:webhooks`
+   * `GET /webhooks` - scopes: `read:webhooks`
    */
   list(query: EndpointQueryInput<typeof listWebhooks> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listWebhooks>> {
     return this._client.requestPage(routes.listWebhooks, { query }, options);
@@ -1662,11 +1662,11 @@ export class WebhooksResource extends WebhooksResourceExtension {
   }
 
   /**
-   * List a webhook endpoint’s deliveries
+   * List a webhook endpoint's deliveries
    *
    * The delivery log, most recently attempted first: one delivery per event sent to the endpoint (one event is never delivered twice as two deliveries), with its attempts, status, last HTTP status and error, and when a pending one is tried next.
    *
-   * `GET /webhooks/{webhookId}/deliveries` — scopes: `read:webhooks`
+   * `GET /webhooks/{webhookId}/deliveries` - scopes: `read:webhooks`
    */
   listDeliveries(webhookId: string, query: EndpointQueryInput<typeof listWebhookDeliveries> = {}, options?: RequestOptions): PagePromise<ListItem<typeof listWebhookDeliveries>> {
     return this._client.requestPage(routes.listWebhookDeliveries, { params: { webhookId }, query }, options);
@@ -1682,7 +1682,7 @@ export class WebhooksResource extends WebhooksResourceExtension {
    *
    * A key may change an endpoint only if it has every read scope the endpoint delivers with (403 otherwise), so no key can redirect events it could not read itself.
    *
-   * `PATCH /webhooks/{webhookId}` — scopes: `read:webhooks` and `write:webhooks`
+   * `PATCH /webhooks/{webhookId}` - scopes: `read:webhooks` and `write:webhooks`
    */
   update(webhookId: string, body: EndpointBodyInput<typeof updateWebhook>, options?: RequestOptions): APIPromise<DataOf<typeof updateWebhook>> {
     return this._client.requestData(routes.updateWebhook, { params: { webhookId }, body }, options);

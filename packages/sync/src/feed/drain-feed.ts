@@ -1,3 +1,4 @@
+import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
 import type { ResourceChanges, Sink } from '../sinks/sink.js';
 import type { FeedPage, FeedSource } from '../source.js';
@@ -56,7 +57,7 @@ export async function drainFeed(options: DrainOptions): Promise<AppliedPage[]> {
       else change.deletes.push(event.recordId);
       events++;
     }
-    const watermark = page.hasMore ? null : page.serverDate.toISOString();
+    const watermark = page.hasMore ? null : isoTime(page.serverDate);
     const result = await options.sink.applyChanges([...changes.values()], { cursor: page.nextCursor, watermark });
     const committed = Date.now();
     for (const name of cursors.keys()) cursors.set(name, Math.max(cursors.get(name) ?? 0, page.nextCursor));

@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
 import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
@@ -62,7 +63,7 @@ export class JsonlSink implements Sink {
     const path = join(this.dir, '.lock');
     try {
       const fd = openSync(path, 'wx');
-      writeFileSync(fd, JSON.stringify({ owner, pid: process.pid, host: hostname(), at: new Date().toISOString() }));
+      writeFileSync(fd, JSON.stringify({ owner, pid: process.pid, host: hostname(), at: isoTime() }));
       closeSync(fd);
       this.locked = true;
     } catch (error) {
@@ -88,7 +89,7 @@ export class JsonlSink implements Sink {
 
   async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {
     const data = this.load(resource);
-    const now = new Date().toISOString();
+    const now = isoTime();
     const lines: string[] = [];
     for (const record of records) {
       const id = String(record.id);
@@ -119,7 +120,7 @@ export class JsonlSink implements Sink {
     const data = this.load(resource);
     let deleted = 0;
     if (run.prune) {
-      const now = new Date().toISOString();
+      const now = isoTime();
       const gone = Object.entries(data.index).filter(([, [, seen]]) => seen !== run.runId);
       if (gone.length > 0) {
         appendFileSync(
@@ -146,7 +147,7 @@ export class JsonlSink implements Sink {
    * events again on the next run (a repeated line, as for pages; never a lost one).
    */
   async applyChanges(changes: readonly ResourceChanges[], position: { cursor: number; watermark: string | null }) {
-    const now = new Date().toISOString();
+    const now = isoTime();
     let upserted = 0;
     let deleted = 0;
     for (const { resource, upserts, deletes } of changes) {
@@ -230,7 +231,7 @@ export class JsonlSink implements Sink {
   }
 
   /**
-   * Id → where its latest record is in the log, folded as `readAll` folds it, in one pass over the log
+   * Id -> where its latest record is in the log, folded as `readAll` folds it, in one pass over the log
    * read 1 MiB at a time: records stay on disk and are read back by offset, so only the positions are
    * held in memory. A last line without its newline (a crash mid-append) is left out, as the next run
    * writes it again.

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
 import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
@@ -93,7 +94,7 @@ export class SqlSink implements Sink {
 
   async lock(owner: string): Promise<void> {
     const db = await this.db();
-    const row = [LOCK_NAME, owner, process.pid, hostname(), new Date().toISOString()];
+    const row = [LOCK_NAME, owner, process.pid, hostname(), isoTime()];
     for (let attempt = 0; attempt < 2; attempt++) {
       const inserted = await db.query(
         `insert into ${LOCK_TABLE} (name, owner, pid, host, acquired_at) values (?, ?, ?, ?, ?) on conflict (name) do nothing returning name`,
@@ -156,7 +157,7 @@ export class SqlSink implements Sink {
       state.watermark,
       state.checkpoint ? JSON.stringify(state.checkpoint) : null,
       state.feedCursor ?? null,
-      new Date().toISOString(),
+      isoTime(),
     ]);
   }
 
@@ -175,7 +176,7 @@ export class SqlSink implements Sink {
   }
 
   /**
-   * `insert … on conflict (id) do update` for `rows` records, written once per resource and row count.
+   * `insert ... on conflict (id) do update` for `rows` records, written once per resource and row count.
    * A stored record is replaced only when the incoming one is not older; either way it is marked seen
    * by this run (`synced_run`), which is what pruning compares.
    */
@@ -203,7 +204,7 @@ export class SqlSink implements Sink {
   }
 
   async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {
-    const now = new Date().toISOString();
+    const now = isoTime();
     const db = await this.db();
     if (db instanceof SqliteConnection) return this.applyPageSqlite(db, resource, records, checkpoint, now);
     return db.transaction(async (tx) => {
@@ -247,7 +248,7 @@ export class SqlSink implements Sink {
         state?.watermark ?? null,
         JSON.stringify(checkpoint),
         state?.feed_cursor ?? null,
-        new Date().toISOString(),
+        isoTime(),
       );
       return { upserted: new Set(records.map((r) => String(r.id))).size };
     });
@@ -279,7 +280,7 @@ export class SqlSink implements Sink {
 
   async applyChanges(changes: readonly ResourceChanges[], position: { cursor: number; watermark: string | null }) {
     const db = await this.db();
-    const now = new Date().toISOString();
+    const now = isoTime();
     // Rows written from the feed are seen by no full run: a later full run with prune still compares its own.
     const runId = `events:${position.cursor}`;
     return db.transaction(async (tx) => {

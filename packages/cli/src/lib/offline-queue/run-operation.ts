@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import cliProgress from 'cli-progress';
 import { createClient, type GlobalOptions } from '../context.js';
 import type { PhotoFile } from '../photo-files.js';
 import { classifyFailure, failureMessage } from './classify-failure.js';
@@ -88,7 +87,7 @@ export async function runOrQueue(
   const ahead = waitingAhead(store, entry);
   if (ahead > 0) return queue(`${ahead} earlier operation(s) are still in the queue; this one waits behind them`);
 
-  const progress = photoProgress(globals, entry.photos);
+  const progress = await photoProgress(globals, entry.photos);
   entry.attempts = 1;
   try {
     await deliverEntry(client, entry, {
@@ -124,23 +123,24 @@ const progressLine = (uploaded: number, failed: number, total: number) =>
   `uploaded ${uploaded}/${total}${failed ? `, ${failed} failed` : ''}`;
 
 /** A bar with count, failures and bytes on a terminal, plain lines otherwise, nothing with --quiet. */
-function photoProgress(globals: GlobalOptions, photos: QueuedPhoto[]) {
+async function photoProgress(globals: GlobalOptions, photos: QueuedPhoto[]) {
   const totalBytes = photos.reduce((sum, p) => sum + p.size, 0);
   let uploaded = 0;
   let failed = 0;
   let sent = 0;
   const tty = Boolean(process.stderr.isTTY) && !globals.quiet;
-  const bar =
-    tty && photos.length > 0
-      ? new cliProgress.SingleBar(
-          {
-            stream: process.stderr,
-            format: ' photos [{bar}] {value}/{total} | {failed} failed | {sent}/{allBytes} bytes',
-            hideCursor: true,
-          },
-          cliProgress.Presets.shades_classic,
-        )
-      : undefined;
+  // Loaded for a terminal only, as `vsf sync` does.
+  const cliProgress = tty && photos.length > 0 ? (await import('cli-progress')).default : undefined;
+  const bar = cliProgress
+    ? new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: ' photos [{bar}] {value}/{total} | {failed} failed | {sent}/{allBytes} bytes',
+          hideCursor: true,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
   bar?.start(photos.length, 0, { sent: 0, allBytes: totalBytes, failed: 0 });
   return {
     tick: (photo: QueuedPhoto) => {
