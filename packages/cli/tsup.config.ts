@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { asciiOutput } from '../../scripts/tsup-ascii.js';
 import { NODE_SHEBANG, stripSourceShebang } from '../../scripts/tsup-node-bin.js';
 
 const shared: Options = {
@@ -6,11 +7,7 @@ const shared: Options = {
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
   sourcemap: true,
   target: 'node20',
-  // Non-ASCII text (’ — in messages) escaped: Node keeps an all-ASCII module's source at one byte a
-  // character, any other at two, for the process's life.
-  esbuildOptions(options) {
-    options.charset = 'ascii';
-  },
+  ...asciiOutput,
 };
 
 export default defineConfig([

@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { asciiOutput } from '../../scripts/tsup-ascii.js';
 
 export default defineConfig({
   // image-type is its own entry: the SDK checks photos with it and must not load zod (the index does).
@@ -9,9 +10,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // Non-ASCII text (’ — in messages) escaped: Node keeps an all-ASCII module's source at one byte a
-  // character, any other at two, for the process's life.
-  esbuildOptions(options) {
-    options.charset = 'ascii';
-  },
+  ...asciiOutput,
 });

@@ -1,5 +1,6 @@
 import { cpSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { asciiOutput } from '../../scripts/tsup-ascii.js';
 import { NODE_SHEBANG, stripSourceShebang } from '../../scripts/tsup-node-bin.js';
 
 const shared: Options = {
@@ -7,11 +8,7 @@ const shared: Options = {
   dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
   sourcemap: true,
   target: 'node20',
-  // Non-ASCII text (’ — in messages) escaped: Node keeps an all-ASCII module's source at one byte a
-  // character, any other at two, for the process's life.
-  esbuildOptions(options) {
-    options.charset = 'ascii';
-  },
+  ...asciiOutput,
   // `import.meta.url` (locating swagger-ui-dist, the PGlite template) also works in the CommonJS build.
   shims: true,
 };
