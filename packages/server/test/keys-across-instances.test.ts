@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
+import { twoInstances } from './support/two-instances.js';
 
 // Two server instances on one PostgreSQL and one Redis, each with its own verified-key cache. While clients
 // hammer one key on both, the admin revokes it / expires it / turns the team's API off through instance A.
@@ -32,16 +33,13 @@ async function until(condition: () => boolean) {
 describe.skipIf(!databaseUrl)('two instances on one PostgreSQL', () => {
   let a: TestServer;
   let b: TestServer;
-  const redisKeyPrefix = `vsf-test-${randomUUID()}`;
-  beforeAll(async () => {
-    const rateLimit = { store: 'redis' as const, redisUrl, redisKeyPrefix };
-    a = await startTestServer({ databaseUrl, rateLimit });
-    b = await startTestServer({ databaseUrl, rateLimit });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  const rateLimit = { store: 'redis' as const, redisUrl, redisKeyPrefix: `vsf-test-${randomUUID()}` };
+  twoInstances(
+    () => ({ databaseUrl, rateLimit }),
+    (first, second) => {
+      [a, b] = [first, second];
+    },
+  );
 
   interface Sample {
     instance: 'A' | 'B';
@@ -188,22 +186,20 @@ describe.skipIf(!databaseUrl)('rate limits shared across two instances through R
   const LIMIT = 20;
   let a: TestServer;
   let b: TestServer;
-  beforeAll(async () => {
-    const rateLimit = {
-      store: 'redis' as const,
-      redisUrl,
-      redisKeyPrefix: `vsf-test-${randomUUID()}`,
-      points: LIMIT,
-      failedAuthPoints: LIMIT,
-      windowSeconds: 60,
-    };
-    a = await startTestServer({ databaseUrl, rateLimit });
-    b = await startTestServer({ databaseUrl, rateLimit });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  const rateLimit = {
+    store: 'redis' as const,
+    redisUrl,
+    redisKeyPrefix: `vsf-test-${randomUUID()}`,
+    points: LIMIT,
+    failedAuthPoints: LIMIT,
+    windowSeconds: 60,
+  };
+  twoInstances(
+    () => ({ databaseUrl, rateLimit }),
+    (first, second) => {
+      [a, b] = [first, second];
+    },
+  );
 
   it('N concurrent requests of one key split across both instances never admit more than the limit', async () => {
     const { key } = await a.createTeamWithKey(ALL_SCOPES);

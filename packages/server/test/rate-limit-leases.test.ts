@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import knex, { type Knex } from 'knex';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiHttpError } from '../src/errors/api-http-error.js';
 import {
   createKeyRateLimiter,
@@ -14,8 +14,9 @@ import {
 import { leaseSize } from '../src/rate-limit/lease-size.js';
 import { leasedPoints } from '../src/rate-limit/leased-points.js';
 import type { PointSource } from '../src/rate-limit/point-source.js';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import type { TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
+import { twoInstances } from './support/two-instances.js';
 
 // Issue #18: with a shared store (PostgreSQL, Redis) every request used to make a round trip to its
 // counter before its own query. Instances now lease points in batches (src/rate-limit/leased-points.ts).
@@ -261,15 +262,13 @@ describe('leased points over the redis store', () => {
 describe.skipIf(!databaseUrl)('two servers sharing the postgres store', () => {
   let a: TestServer;
   let b: TestServer;
-  beforeAll(async () => {
-    const rateLimit = { store: 'postgres' as const, points: 40, failedAuthPoints: 1000, windowSeconds: 300 };
-    a = await startTestServer({ databaseUrl, rateLimit });
-    b = await startTestServer({ databaseUrl, rateLimit });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+  const rateLimit = { store: 'postgres' as const, points: 40, failedAuthPoints: 1000, windowSeconds: 300 };
+  twoInstances(
+    () => ({ databaseUrl, rateLimit }),
+    (first, second) => {
+      [a, b] = [first, second];
+    },
+  );
 
   it('admit exactly one key’s limit between them under concurrent requests; the counter row agrees', async () => {
     const { key, keyId } = await a.createTeamWithKey(['read:cars']);
