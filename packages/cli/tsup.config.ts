@@ -1,13 +1,9 @@
 import { defineConfig, type Options } from 'tsup';
-import { asciiOutput } from '../../scripts/tsup-ascii.js';
 import { NODE_SHEBANG, stripSourceShebang } from '../../scripts/tsup-node-bin.js';
+import { publishedBuild } from '../../scripts/tsup-published.js';
 
 const shared: Options = {
-  // tsup's declaration bundler still sets baseUrl, which TypeScript 6 deprecates.
-  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  sourcemap: true,
-  target: 'node20',
-  ...asciiOutput,
+  ...publishedBuild,
 };
 
 export default defineConfig([

@@ -1,14 +1,10 @@
 import { cpSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
-import { asciiOutput } from '../../scripts/tsup-ascii.js';
 import { NODE_SHEBANG, stripSourceShebang } from '../../scripts/tsup-node-bin.js';
+import { publishedBuild } from '../../scripts/tsup-published.js';
 
 const shared: Options = {
-  // tsup's declaration bundler still sets baseUrl, which TypeScript 6 deprecates.
-  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  sourcemap: true,
-  target: 'node20',
-  ...asciiOutput,
+  ...publishedBuild,
   // `import.meta.url` (locating swagger-ui-dist, the PGlite template) also works in the CommonJS build.
   shims: true,
 };

@@ -1,13 +1,9 @@
 import { defineConfig } from 'tsup';
-import { asciiOutput } from '../../scripts/tsup-ascii.js';
+import { publishedBuild } from '../../scripts/tsup-published.js';
 
 export default defineConfig({
+  ...publishedBuild,
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  // tsup's declaration bundler still sets baseUrl, which TypeScript 6 deprecates.
-  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
   clean: true,
-  sourcemap: true,
-  target: 'node20',
-  ...asciiOutput,
 });
