@@ -82,7 +82,8 @@ export interface SyncResult {
   stopReason?: StopReason;
   /** Whether the server announced the events feed (undefined when the run did not ask: dry runs, `useFeed: false`). */
   feed?: {
-    announced: boolean /** Set when the feed no longer had the mirror's cursor and a full run replaced it. */;
+    announced: boolean;
+    /** Set when the feed no longer had the mirror's cursor and a full run replaced it. */
     resynced?: string;
   };
 }
@@ -150,14 +151,19 @@ export async function syncResources(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  return runResult(summaries, retries);
+}
+
+/** A run's result from its resources' summaries: in name order, ok unless one failed or the run stopped. */
+export function runResult(summaries: readonly ResourceSummary[], retries: RunRetries): SyncResult {
   // Code-unit order, not localeCompare: names are ASCII, and the first collation loads ICU's data (~3 MB of RSS).
-  summaries.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
-  const error = retries.abortReason?.message;
+  const sorted = [...summaries].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  const stopped = retries.abortReason;
   return {
-    ok: !error && summaries.every((s) => s.status !== 'failed'),
-    resources: summaries,
+    ok: !stopped && sorted.every((s) => s.status !== 'failed'),
+    resources: sorted,
     retries: retries.summary,
-    ...(error ? { error, stopReason: retries.abortReason?.reason } : {}),
+    ...(stopped ? { error: stopped.message, stopReason: stopped.reason } : {}),
   };
 }
 

@@ -1,4 +1,11 @@
-import { emptySummary, type ResourceSummary, type SyncOptions, type SyncResult, syncResources } from '../engine.js';
+import {
+  emptySummary,
+  type ResourceSummary,
+  runResult,
+  type SyncOptions,
+  type SyncResult,
+  syncResources,
+} from '../engine.js';
 import type { ResourceSpec } from '../resources.js';
 import type { RunRetries } from '../retry/run-retries.js';
 import { FeedCursorGoneError, type FeedSource } from '../source.js';
@@ -104,15 +111,8 @@ function result(
   byName: Map<string, ResourceSummary>,
   resynced: string | undefined,
 ): SyncResult {
-  const summaries = [...byName.values()].sort((a, b) =>
-    a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0,
-  );
-  const stopped = options.retries.abortReason;
   return {
-    ok: !stopped && summaries.every((s) => s.status !== 'failed'),
-    resources: summaries,
-    retries: options.retries.summary,
-    ...(stopped ? { error: stopped.message, stopReason: stopped.reason } : {}),
+    ...runResult([...byName.values()], options.retries),
     feed: { announced: true, ...(resynced ? { resynced } : {}) },
   };
 }
