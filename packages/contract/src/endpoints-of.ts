@@ -12,9 +12,11 @@ type Merged<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer 
 /** The endpoints modules of `endpoints/` declare, by operation id: their resources' and their own. */
 export type EndpointsOf<Ms extends readonly object[]> = Merged<{ [I in keyof Ms]: Contributions<Ms[I]> }[number]>;
 
-const isResource = (value: unknown): value is { endpoints: Record<string, EndpointDefinition> } =>
+/** A `defineResource` result, as an endpoint module exports it. */
+export const isResource = (value: unknown): value is { endpoints: Record<string, EndpointDefinition> } =>
   typeof value === 'object' && value !== null && 'endpoints' in value && 'label' in value;
-const isEndpoint = (value: unknown): value is EndpointDefinition =>
+/** An endpoint written by hand (`defineEndpoint`), as an endpoint module exports it. */
+export const isEndpoint = (value: unknown): value is EndpointDefinition =>
   typeof value === 'object' && value !== null && 'operationId' in value && 'method' in value;
 
 /**
