@@ -1,6 +1,6 @@
 import { ALL_SCOPES, EXTENSIONS_HEADER, type V1Event } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_TABLES } from '../src/services/standard/resource-tables.js';
+import { RECORDED_NAMESPACES, RESOURCE_TABLES } from '../src/services/standard/resource-tables.js';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
@@ -66,8 +66,8 @@ describe('events feed', () => {
     const names = new Set(rows.map((r) => r.tgname));
     // Every table behind a resource the contract declares (webhook endpoints are settings, not records),
     // so a new resource's migration cannot forget it (db/migrations/resource-table.ts does it).
-    const recorded = Object.entries(RESOURCE_TABLES).filter(([namespace]) => namespace !== 'webhooks');
-    expect(recorded.map(([, t]) => t.table).filter((t) => !names.has(`${t}_record_events`))).toEqual([]);
+    const recorded = RECORDED_NAMESPACES.map((namespace) => RESOURCE_TABLES[namespace]?.table as string);
+    expect(recorded.filter((t) => !names.has(`${t}_record_events`))).toEqual([]);
   });
 
   it('shows creates, updates, soft and hard deletes as GET showed each record, in order', async () => {

@@ -6,7 +6,7 @@ import type { ServiceDeps } from './service-deps.js';
 import type { TeamResource } from './standard/team-resource.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: resources of every record type feed one list.
-type AnyResource = TeamResource<any, any>;
+export type AnyResource = TeamResource<any, any>;
 
 /** How often a waiting feed request looks at the team's head (one indexed row). */
 const WAIT_POLL_MS = 200;

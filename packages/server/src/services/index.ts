@@ -3,12 +3,13 @@ import type { MessagingProviders } from '../providers/messaging/delivery-provide
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { AuthService } from './auth-service.js';
-import { type EventsOptions, EventsService } from './events-service.js';
+import { type AnyResource, type EventsOptions, EventsService } from './events-service.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { MediaReader } from './media-reader.js';
 import type { SocialDeps } from './resources/social-posts.js';
 import { createResources } from './resources.js';
 import type { MediaDeps } from './service-deps.js';
+import { RECORDED_NAMESPACES } from './standard/resource-tables.js';
 import { TeamsService } from './teams-service.js';
 
 export type Services = ReturnType<typeof createServices>;
@@ -27,9 +28,9 @@ export interface AllServiceDeps extends MediaDeps, SocialDeps {
 export function createServices(deps: AllServiceDeps) {
   const webhookOptions = deps.webhooks ?? DEFAULT_WEBHOOK_OPTIONS;
   const resources = createResources({ ...deps, webhooks: webhookOptions });
-  // Webhook endpoints are settings, not records with events.
-  const { webhooks: _settings, ...recorded } = resources;
-  const events = new EventsService(deps, Object.values(recorded), {
+  const served: Readonly<Record<string, AnyResource>> = resources;
+  const recorded = RECORDED_NAMESPACES.map((namespace) => served[namespace] as AnyResource);
+  const events = new EventsService(deps, recorded, {
     retentionDays: deps.events?.retentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS,
     stopping: deps.events?.stopping,
   });

@@ -17,7 +17,7 @@ import { newWebhookSecret } from '../../webhooks/webhook-signature.js';
 import { checkWebhookUrl } from '../../webhooks/webhook-url-check.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { resourceRoutes } from '../standard/resource-routes.js';
-import { RESOURCE_TABLES } from '../standard/resource-tables.js';
+import { RECORDED_NAMESPACES } from '../standard/resource-tables.js';
 import { TeamResource } from '../standard/team-resource.js';
 
 export interface WebhookServiceDeps extends ServiceDeps {
@@ -31,23 +31,17 @@ function present(row: WebhookRow): V1Webhook {
   return record;
 }
 
-/** The resources whose changes are events (`car`, `parking_zone`): every team resource but these endpoints. */
-let eventResources: ReadonlySet<string> | undefined;
-const knownEventResources = () => {
-  eventResources ??= new Set(
-    Object.keys(RESOURCE_TABLES)
-      .filter((namespace) => namespace !== 'webhooks')
-      .map((namespace) => resourceRoutes(namespace).eventResource),
-  );
-  return eventResources;
-};
+/** The `resource` of every event there can be (`car`, `parking_zone`). */
+const EVENT_RESOURCES: ReadonlySet<string> = new Set(
+  RECORDED_NAMESPACES.map((namespace) => resourceRoutes(namespace).eventResource),
+);
 
 /**
  * The contract checks a type's shape; a resource no event is ever about (`cars.created`, a typo) would
  * make an endpoint that silently never fires, so it is refused naming the resources there are.
  */
 function checkEventTypes(types: readonly string[] | undefined): void {
-  const known = knownEventResources();
+  const known = EVENT_RESOURCES;
   const unknown = (types ?? []).flatMap((type, index) => {
     const resource = type.split('.')[0] as string;
     return type === '*' || known.has(resource)

@@ -1,4 +1,4 @@
-import { apiEndpoints, type EndpointDefinition, snakeCase } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, eventResourceName } from '@vsf/contract';
 import type { z } from 'zod';
 import { marketingAssetsTable, rsvpOptionsTable } from '../../repositories/engagement-tables.js';
 import { mediaTable } from '../../repositories/facility-tables.js';
@@ -21,10 +21,11 @@ const STORED_OTHERWISE: Record<string, TeamScopedTable<any>> = {
 
 /**
  * The table of every team resource the contract declares (a `get` of one record on the team API), by SDK
- * namespace: named after its records as the contract names them (`getParkingZone` → `parking_zones`), its
- * columns the record schema's. So a new resource needs no line here, only its migration, which
- * `test/migration-columns.test.ts` checks against these columns. The standard operations, the parent checks
- * of nested routes and the reference checks of every body (`customerId` → customers) all look tables up here.
+ * namespace: named after its records as its events name them (`getParkingZone` → `parking_zone`, so
+ * `parking_zones`), its columns the record schema's. So a new resource needs no line here, only its
+ * migration, which `test/migration-columns.test.ts` checks against these columns. The standard operations,
+ * the parent checks of nested routes and the reference checks of every body (`customerId` → customers) all
+ * look tables up here.
  */
 // biome-ignore lint/suspicious/noExplicitAny: tables of every record type live side by side.
 export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = Object.fromEntries(
@@ -35,7 +36,11 @@ export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = Object.from
       const stored = STORED_OTHERWISE[namespace];
       if (stored) return [namespace, stored];
       const record = (endpoint.response.schema as z.ZodObject<{ data: z.ZodObject }>).shape.data;
-      const noun = endpoint.operationId.replace(/^get/, '');
-      return [namespace, TeamScopedTable.of(`${snakeCase(noun.charAt(0).toLowerCase() + noun.slice(1))}s`, record)];
+      return [namespace, TeamScopedTable.of(`${eventResourceName(endpoint.operationId)}s`, record)];
     }),
+);
+
+/** The resources whose changes are the team's events: every one but webhook endpoints, which are settings. */
+export const RECORDED_NAMESPACES: readonly string[] = Object.keys(RESOURCE_TABLES).filter(
+  (namespace) => namespace !== 'webhooks',
 );
