@@ -330,9 +330,12 @@ function readBody(response: Response, ms: number, signal: AbortSignal | undefine
   if (signal?.aborted) return Promise.reject(signal.reason);
   if (ms <= 0) return Promise.reject(new BodyTimeout());
   return new Promise((resolve, reject) => {
-    const stop = (reason: unknown) => {
+    const settle = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+    };
+    const stop = (reason: unknown) => {
+      settle();
       response.body?.cancel().catch(() => {});
       reject(reason);
     };
@@ -341,13 +344,11 @@ function readBody(response: Response, ms: number, signal: AbortSignal | undefine
     signal?.addEventListener('abort', onAbort, { once: true });
     response.text().then(
       (text) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        settle();
         resolve(text);
       },
       (error) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        settle();
         reject(error);
       },
     );
