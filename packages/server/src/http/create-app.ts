@@ -7,10 +7,8 @@ import {
   SERVER_EXTENSIONS,
 } from '@vsf/contract';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
@@ -19,7 +17,6 @@ import { createMessagingProviders, OUTBOX_MESSAGING } from '../providers/messagi
 import { OutboxSocialProvider } from '../providers/social/outbox-social-provider.js';
 import type { SocialProvider } from '../providers/social/social-provider.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
-import { redactUrl } from '../runtime/log-redaction.js';
 import { createLogger } from '../runtime/logger.js';
 import type { EventsOptions } from '../services/events-service.js';
 import { createServices, type Services } from '../services/index.js';
@@ -30,7 +27,8 @@ import { docsPage } from './docs-page.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
-import { assignRequestId } from './request-id.js';
+import { requestLog } from './request-log.js';
+import { securityHeaders } from './security-headers.js';
 import type { TrustProxy } from './trust-proxy.js';
 
 export interface AppDeps {
@@ -97,24 +95,9 @@ export function createApp(deps: AppDeps): VsfApp {
   app.disable('x-powered-by');
   // Forwarding headers name the client (req.ip, counted for failed authentication) only when configured.
   app.set('trust proxy', deps.trustProxy ?? false);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: assignRequestId,
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).
-      // The URL is logged with every credential in it redacted (`?api_key=`, a key pasted into the path).
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: redactUrl(req.url, redaction),
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
-  app.use(helmet());
+  // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).
+  app.use(requestLog(logger, redaction));
+  app.use(securityHeaders());
   // No global body parser: bindEndpoints reads a JSON body after authentication (read-json-body.ts).
 
   app.get('/healthz', (_req, res) => {

@@ -5,6 +5,7 @@ import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
 import { bearerToken, presentedApiKey } from './request-credentials.js';
+import { bindRequestLog } from './request-log.js';
 
 /**
  * The client a failed authentication is counted against: the socket's address, or with `VSF_TRUST_PROXY`
@@ -41,7 +42,7 @@ export async function authenticateApiKey(
   limiter: KeyRateLimiter | undefined,
 ): Promise<AuthContext> {
   const auth = await countingFailures(req, res, limiter, () => services.auth.authenticate(presentedApiKey(req)));
-  req.log?.setBindings?.({ teamId: auth.teamId, keyPrefix: auth.prefix });
+  bindRequestLog(req, { teamId: auth.teamId, keyPrefix: auth.prefix });
   if (limiter) await limiter.consume(auth.keyId, res);
   return auth;
 }

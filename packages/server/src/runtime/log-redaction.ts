@@ -18,17 +18,32 @@ export interface RedactOptions {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * One pattern for all of a process's known secrets, in every spelling, compiled once per options object:
+ * every log line and every URL segment is scrubbed, so building the patterns per call cost more than
+ * the rest of a request's logging.
+ */
+const secretPatterns = new WeakMap<RedactOptions, RegExp | null>();
+function secretPattern(options: RedactOptions): RegExp | null {
+  let pattern = secretPatterns.get(options);
+  if (pattern === undefined) {
+    // As written, and as it reads inside a JSON string (a log line) or a URL; longest first, so no
+    // spelling is cut short by another that is its prefix.
+    const forms = (options.secrets ?? [])
+      .filter((secret): secret is string => Boolean(secret))
+      .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
+      .sort((a, b) => b.length - a.length);
+    pattern = forms.length > 0 ? new RegExp([...new Set(forms)].map(escapeRegExp).join('|'), 'gi') : null;
+    secretPatterns.set(options, pattern);
+  }
+  return pattern;
+}
+
 /** Redacts every known secret and every credential-shaped substring of `text`. */
 export function redactText(text: string, options: RedactOptions = {}): string {
-  let out = text.replace(API_KEY_LIKE, REDACTED).replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);
-  for (const secret of options.secrets ?? []) {
-    if (!secret) continue;
-    // As written, and as it reads inside a JSON string (a log line) or a URL.
-    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
-      out = out.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
-    }
-  }
-  return out;
+  const out = text.replace(API_KEY_LIKE, REDACTED).replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);
+  const secrets = secretPattern(options);
+  return secrets ? out.replace(secrets, REDACTED) : out;
 }
 
 const safeDecode = (s: string) => {
@@ -41,7 +56,9 @@ const safeDecode = (s: string) => {
 
 /** True when `raw` or its percent-decoded form carries a secret. */
 function carriesSecret(raw: string, options: RedactOptions): boolean {
-  return redactText(raw, options) !== raw || redactText(safeDecode(raw), options) !== safeDecode(raw);
+  if (redactText(raw, options) !== raw) return true;
+  const decoded = safeDecode(raw);
+  return decoded !== raw && redactText(decoded, options) !== decoded;
 }
 
 /**

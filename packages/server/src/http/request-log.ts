@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { type RedactOptions, redactUrl } from '../runtime/log-redaction.js';
+import { assignRequestId } from './request-id.js';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request's id: the client's sane `X-Request-Id`, or a new one (echoed in the response). */
+    id?: string;
+    /** A logger whose lines carry the request (and, once authenticated, its team and key prefix). */
+    log?: Logger;
+  }
+}
+
+/** What authentication learns about the caller, added to every line of the request. */
+const callers = new WeakMap<IncomingMessage, Record<string, unknown>>();
+
+/** Adds `fields` to the request's completion line and to its logger's later lines. */
+export function bindRequestLog(req: IncomingMessage, fields: Record<string, unknown>): void {
+  callers.set(req, { ...callers.get(req), ...fields });
+}
+
+/**
+ * One line per request when its response ends (`request completed`, or `request aborted` when the client
+ * left first): id, method, URL with every credential redacted, status, the caller once known, and the
+ * time taken. `req.log` is built only when a handler logs something of its own: a child logger per
+ * request cost more than the rest of a read's logging.
+ */
+export function requestLog(logger: Logger, redaction: RedactOptions) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    const id = assignRequestId(req, res);
+    req.id = id;
+    const describe = () => ({ id, method: req.method, url: redactUrl(req.originalUrl ?? req.url, redaction) });
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      enumerable: false,
+      get: () => {
+        child ??= logger.child({ req: describe(), ...callers.get(req) });
+        return child;
+      },
+    });
+    res.once('close', () => logCompletion(logger, req, res, describe(), performance.now() - started));
+    next();
+  };
+}
+
+function logCompletion(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  described: Record<string, unknown>,
+  elapsedMs: number,
+): void {
+  const level = res.statusCode >= 500 ? 'error' : res.writableFinished ? 'info' : 'warn';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      req: described,
+      ...callers.get(req),
+      res: { statusCode: res.statusCode },
+      responseTime: Math.round(elapsedMs),
+    },
+    res.writableFinished ? 'request completed' : 'request aborted',
+  );
+}
