@@ -81,6 +81,8 @@ export function createApp(deps: AppDeps): VsfApp {
     webhookResolve: deps.webhookResolve,
   };
   const services = createServices(serviceDeps);
+  // Every resource made now rather than on first use: one whose declaration its table cannot serve stops the start.
+  Object.values(services.resources);
   const bindOptions = {
     services,
     servicesFor: (db: Knex | Knex.Transaction) => createServices({ ...serviceDeps, db: db as Knex }),

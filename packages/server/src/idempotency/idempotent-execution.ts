@@ -24,6 +24,19 @@ export interface StoredResponse {
   replayed: boolean;
 }
 
+/** What vsf_claim_idempotency_key answers: whether the lock was free, and the stored row if any. */
+interface Claim {
+  locked: boolean;
+  stored?: {
+    id: string;
+    fingerprint: string;
+    response_status: number;
+    response_body: unknown;
+    response_headers: unknown;
+    expires_at: string;
+  } | null;
+}
+
 export function validateIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
     throw new ApiHttpError(400, 'validation_error', 'Validation failed', [
@@ -48,12 +61,17 @@ export async function executeIdempotently(
 ): Promise<StoredResponse> {
   return db.transaction(async (trx) => {
     const lockKey = `${scope.apiKeyId}|${scope.method}|${scope.path}|${scope.key}`;
-    const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked', [
+    const where = { api_key_id: scope.apiKeyId, method: scope.method, path: scope.path, idempotency_key: scope.key };
+    // The lock and the read in one round trip (migration 026 says why it is a function).
+    const { rows } = (await trx.raw('select vsf_claim_idempotency_key(?, ?, ?, ?, ?) as claim', [
       lockKey,
-    ])) as {
-      rows: { locked: boolean }[];
-    };
-    if (!rows[0]?.locked) {
+      scope.apiKeyId,
+      scope.method,
+      scope.path,
+      scope.key,
+    ])) as { rows: { claim: Claim | string }[] };
+    const claim = parseJson(rows[0]?.claim) as Claim;
+    if (!claim.locked) {
       const error = conflict('A request with this Idempotency-Key is still in progress; retry shortly', {
         reason: 'idempotency_in_flight',
       });
@@ -61,8 +79,7 @@ export async function executeIdempotently(
       throw error;
     }
 
-    const where = { api_key_id: scope.apiKeyId, method: scope.method, path: scope.path, idempotency_key: scope.key };
-    const existing = await trx('idempotency_keys').where(where).first();
+    const existing = claim.stored;
     if (existing && new Date(existing.expires_at) > now) {
       if (!fingerprintMatches(existing.fingerprint, scope.query, scope.body)) {
         throw conflict(

@@ -13,6 +13,7 @@ import * as keyChangeNotify from './022-key-change-notify.js';
 import * as teamRowCounts from './023-team-row-counts.js';
 import * as teamEvents from './024-team-events.js';
 import * as webhooks from './025-webhooks.js';
+import * as idempotencyClaim from './026-idempotency-claim.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -31,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '023-team-row-counts': teamRowCounts,
   '024-team-events': teamEvents,
   '025-webhooks': webhooks,
+  '026-idempotency-claim': idempotencyClaim,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */
