@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiHttpError, conflict } from '../errors/api-http-error.js';
+import { HotStatement } from '../repositories/hot-statement.js';
 import { fingerprintMatches, requestFingerprint } from './request-fingerprint.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +38,14 @@ interface Claim {
   } | null;
 }
 
+/** Every idempotent POST runs these two: prepared once rather than built per request (hot-statement.ts). */
+const CLAIM = new HotStatement('select vsf_claim_idempotency_key(?, ?, ?, ?, ?) as claim');
+const STORE = new HotStatement(
+  `insert into idempotency_keys (id, team_id, api_key_id, method, path, idempotency_key, fingerprint,
+     response_status, response_body, response_headers, created_at, expires_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+
 export function validateIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
     throw new ApiHttpError(400, 'validation_error', 'Validation failed', [
@@ -61,16 +70,9 @@ export async function executeIdempotently(
 ): Promise<StoredResponse> {
   return db.transaction(async (trx) => {
     const lockKey = `${scope.apiKeyId}|${scope.method}|${scope.path}|${scope.key}`;
-    const where = { api_key_id: scope.apiKeyId, method: scope.method, path: scope.path, idempotency_key: scope.key };
     // The lock and the read in one round trip (migration 026 says why it is a function).
-    const { rows } = (await trx.raw('select vsf_claim_idempotency_key(?, ?, ?, ?, ?) as claim', [
-      lockKey,
-      scope.apiKeyId,
-      scope.method,
-      scope.path,
-      scope.key,
-    ])) as { rows: { claim: Claim | string }[] };
-    const claim = parseJson(rows[0]?.claim) as Claim;
+    const [claimed] = await CLAIM.rows(trx, [lockKey, scope.apiKeyId, scope.method, scope.path, scope.key]);
+    const claim = parseJson(claimed?.claim) as Claim;
     if (!claim.locked) {
       const error = conflict('A request with this Idempotency-Key is still in progress; retry shortly', {
         reason: 'idempotency_in_flight',
@@ -99,17 +101,20 @@ export async function executeIdempotently(
     if (existing) await trx('idempotency_keys').where({ id: existing.id }).delete();
 
     const response = await execute(trx);
-    await trx('idempotency_keys').insert({
-      id: randomUUID(),
-      team_id: scope.teamId,
-      ...where,
-      fingerprint: requestFingerprint(scope.query, scope.body),
-      response_status: response.status,
-      response_body: JSON.stringify(response.body),
-      response_headers: JSON.stringify(response.headers),
-      created_at: now,
-      expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-    });
+    await STORE.rows(trx, [
+      randomUUID(),
+      scope.teamId,
+      scope.apiKeyId,
+      scope.method,
+      scope.path,
+      scope.key,
+      requestFingerprint(scope.query, scope.body),
+      response.status,
+      JSON.stringify(response.body),
+      JSON.stringify(response.headers),
+      now,
+      new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+    ]);
     return { ...response, replayed: false };
   });
 }

@@ -1,5 +1,6 @@
 import { type ColumnKind, type RecordColumn, recordColumns, snakeCase } from '@vsf/contract';
 import type { Knex } from 'knex';
+import { HotStatement } from './hot-statement.js';
 import { teamRowCount } from './team-row-counts.js';
 
 export type Executor = Knex | Knex.Transaction;
@@ -39,6 +40,9 @@ const fieldKind = (kind: ColumnKind): FieldKind =>
  */
 export class TeamScopedTable<R extends { id: string }> {
   private readonly kinds: [field: string, column: string, kind: FieldKind][];
+  /** One row by id, the request path's most frequent read, without the query builder (hot-statement.ts). */
+  private readonly byId: HotStatement;
+  private readonly byIdForUpdate: HotStatement;
 
   constructor(
     readonly table: string,
@@ -46,6 +50,9 @@ export class TeamScopedTable<R extends { id: string }> {
     readonly columns: readonly RecordColumn[],
   ) {
     this.kinds = columns.map((c) => [c.field, c.column, fieldKind(c.kind)]);
+    const byId = `select * from "${table}" where team_id = ? and id = ? limit 1`;
+    this.byId = new HotStatement(byId);
+    this.byIdForUpdate = new HotStatement(`${byId} for update`);
   }
 
   /** The table of an API record: its columns are the record schema's (recordColumns). */
@@ -112,9 +119,7 @@ export class TeamScopedTable<R extends { id: string }> {
     id: string,
     options: { forUpdate?: boolean } = {},
   ): Promise<R | undefined> {
-    const query = this.scoped(db, teamId).where(`${this.table}.id`, id).first();
-    if (options.forUpdate) query.forUpdate();
-    const row = await query;
+    const [row] = await (options.forUpdate ? this.byIdForUpdate : this.byId).rows(db, [teamId, id]);
     return row ? this.toRecord(row) : undefined;
   }
 

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from '../src/db/connect-database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { HotStatement } from '../src/repositories/hot-statement.js';
+import { migratedPglite } from '../src/testing/migrated-pglite.js';
+
+// The request path's fixed statements bypass knex's builder: they must bind like it, run inside a
+// transaction when given one, and give the pool its connection back whatever happens.
+let database: Database;
+const echo = new HotStatement('select ?::text as a, ?::int + 1 as b');
+
+beforeAll(async () => {
+  database = process.env.TEST_DATABASE_URL
+    ? connectDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
+    : connectDatabase({ pglite: await migratedPglite() });
+  await migrateToLatest(database.knex);
+});
+afterAll(() => database?.close());
+
+describe(`HotStatement (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'})`, () => {
+  it('binds values, never splices them, and runs again on the same connection', async () => {
+    const tricky = "it's ? $1 -- not sql";
+    for (let run = 0; run < 3; run++) {
+      expect(await echo.rows(database.knex, [tricky, 41])).toEqual([{ a: tricky, b: 42 }]);
+    }
+  });
+
+  it("runs on a transaction's own connection, so it sees and is undone with the transaction's writes", async () => {
+    const team = new HotStatement('select name from teams where id = ?');
+    const id = crypto.randomUUID();
+    await database.knex
+      .transaction(async (trx) => {
+        await trx('teams').insert({ id, name: 'Hot', created_at: new Date(), updated_at: new Date() });
+        expect(await team.rows(trx, [id])).toEqual([{ name: 'Hot' }]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await team.rows(database.knex, [id])).toEqual([]);
+  });
+
+  it('gives the connection back when the statement fails', async () => {
+    const failing = new HotStatement('select 1 / ?::int as x');
+    for (let run = 0; run < 12; run++)
+      await expect(failing.rows(database.knex, [0])).rejects.toThrow(/division by zero/);
+    expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
+  });
+});
