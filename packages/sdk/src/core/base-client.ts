@@ -1,30 +1,21 @@
-import ky, { TimeoutError as KyTimeoutError } from 'ky';
-import pRetry, { AbortError } from 'p-retry';
+import { TimeoutError as KyTimeoutError } from 'ky';
+import { AbortError } from 'p-retry';
 import sdkPackage from '../../package.json' with { type: 'json' };
 import { APIPromise, type WithResponse } from './api-promise.js';
+import { AttemptTimeout } from './attempt-timeout.js';
 import { type ClientOptions, env, type RequestOptions } from './client-options.js';
 import type { DeclarationOf, EndpointPromise, RequestArgsFor, RouteLike } from './endpoint-types.js';
 import { ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
+import { exchangeThroughKy } from './exchange-through-ky.js';
+import { type Exchange, exchangeWithin } from './exchange-within.js';
+import { expandPath } from './expand-path.js';
 import { consoleLogger, type Logger, levelledLogger, parseLogLevel } from './logger.js';
 import { Page, type PageBody, PagePromise } from './page.js';
-import { DEFAULT_MAX_RETRIES, isRetryable, retryDelayMs } from './retry-policy.js';
+import { type BaseHeaders, baseHeaders } from './request-headers.js';
+import { retryAfterFirstAttempt } from './retry-after-first-attempt.js';
+import { retryOptions } from './retry-options.js';
+import { DEFAULT_MAX_RETRIES } from './retry-policy.js';
 import { serializeQuery } from './serialize-query.js';
-
-/**
- * A request body already serialised as JSON text, for bodies whose bulk is known to need no escaping (a
- * photo's base64): `JSON.stringify` of 4.4 M base64 characters takes ~19 ms, concatenating them ~0.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** A request body of raw bytes with its media type (an image under the `binary-upload` extension). */
-export class RawBody {
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly contentType: string,
-  ) {}
-}
 
 /** The header naming the extensions a server implements, on every API response (DESIGN.md). */
 const EXTENSIONS_HEADER = 'vsf-extensions';
@@ -59,8 +50,7 @@ export class BaseClient {
   readonly maxRetries: number;
   protected readonly credential: string;
   private readonly fetchImpl: typeof fetch;
-  private readonly defaultHeaders: Record<string, string>;
-  private readonly authHeader: 'bearer' | 'x-api-key';
+  private readonly headers: BaseHeaders;
   protected readonly log: Logger;
   /** Debug lines are built only when they will be written: each call writes two. */
   private readonly debug: boolean;
@@ -80,9 +70,12 @@ export class BaseClient {
     if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
       throw new VsfError(`maxRetries must be a whole number ≥ 0, got ${options.maxRetries}`);
     }
-    this.fetchImpl = options.fetch ?? ((...args) => globalThis.fetch(...args));
-    this.defaultHeaders = options.headers ?? {};
-    this.authHeader = options.authHeader ?? 'bearer';
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.headers = baseHeaders(
+      `vsf-sdk/${VERSION}`,
+      options.headers ?? {},
+      options.authHeader === 'x-api-key' ? { 'x-api-key': credential } : { authorization: `Bearer ${credential}` },
+    );
     const level = options.logLevel ?? parseLogLevel(env('VSF_LOG')) ?? 'warn';
     this.log = levelledLogger(level, options.logger ?? consoleLogger, [credential]);
     this.debug = level === 'debug';
@@ -181,12 +174,7 @@ export class BaseClient {
   }
 
   private buildUrl(endpoint: RouteLike, args: RequestArgs): string {
-    const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = args.params?.[name];
-      if (value === undefined || value === '')
-        throw new VsfError(`Missing path parameter ${name} for ${endpoint.operationId}`);
-      return encodeURIComponent(value);
-    });
+    const path = expandPath(endpoint.path, args.params, endpoint.operationId);
     const query = args.query ? serializeQuery(args.query).toString() : '';
     const base = endpoint.basePath ? this.baseBeside(endpoint.basePath) : this.baseUrl;
     return `${base}${path}${query ? `?${query}` : ''}`;
@@ -206,7 +194,47 @@ export class BaseClient {
     return `${url.origin}${basePath}`;
   }
 
-  private async send<T>(
+  /** The headers of one call: the client's own object as is, unless this call adds to it. */
+  private headersFor(endpoint: RouteLike, method: string, options: RequestOptions): Record<string, string> {
+    const base = endpoint.binary ? this.headers.binary : this.headers.json;
+    if (method !== 'POST' && !options.headers) return base;
+    const headers = { ...base, ...options.headers };
+    // One key for the call, reused by every retry, so the server runs the write at most once.
+    if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? crypto.randomUUID();
+    return headers;
+  }
+
+  /**
+   * One attempt's response and its body, unread for bytes. Body-less calls (every GET and DELETE) go
+   * straight to `fetch` (`exchangeWithin` says why); calls with a body go through ky.
+   */
+  private exchange(
+    endpoint: RouteLike,
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: unknown },
+    timeout: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Exchange> {
+    const keepsBody = endpoint.binary ? isOk : never;
+    if (init.body === undefined) return exchangeWithin(this.fetchImpl, url, init, timeout, signal, keepsBody);
+    return exchangeThroughKy(this.fetchImpl, url, init, timeout, signal, keepsBody);
+  }
+
+  /** Not `async`, so the request leaves before this returns; anything thrown still becomes a rejection. */
+  private send<T>(
+    endpoint: RouteLike,
+    args: RequestArgs,
+    options: RequestOptions,
+    parse: (body: unknown, response: Response) => T,
+  ): Promise<WithResponse<T>> {
+    try {
+      return this.sendOrThrow(endpoint, args, options, parse);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private sendOrThrow<T>(
     endpoint: RouteLike,
     args: RequestArgs,
     options: RequestOptions,
@@ -214,17 +242,7 @@ export class BaseClient {
   ): Promise<WithResponse<T>> {
     const url = this.buildUrl(endpoint, args);
     const method = endpoint.method.toUpperCase();
-    const headers: Record<string, string> = {
-      accept: endpoint.binary ? '*/*' : 'application/json',
-      'user-agent': `vsf-sdk/${VERSION}`,
-      ...this.defaultHeaders,
-      ...(this.authHeader === 'x-api-key'
-        ? { 'x-api-key': this.credential }
-        : { authorization: `Bearer ${this.credential}` }),
-      ...options.headers,
-    };
-    // One key for the call, reused by every retry, so the server runs the write at most once.
-    if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? crypto.randomUUID();
+    const headers = this.headersFor(endpoint, method, options);
     const timeout = options.timeout ?? this.timeout;
     const maxRetries = options.maxRetries ?? this.maxRetries;
 
@@ -233,28 +251,16 @@ export class BaseClient {
       if (this.debug) this.log.debug(`${method} ${url}`, { attempt: attemptNumber });
       const started = Date.now();
       try {
-        // ky's own timeout covers the wait for the response; `readBody` the rest of it. Each abort signal
-        // costs as much as a small request's parsing, so a call without one of its own makes one, ky's.
-        const response = await ky(url, {
-          method,
-          headers,
-          ...(args.body instanceof JsonText
-            ? { body: args.body.text, headers: { ...headers, 'content-type': 'application/json' } }
-            : args.body instanceof RawBody
-              ? { body: args.body.bytes, headers: { ...headers, 'content-type': args.body.contentType } }
-              : args.body !== undefined
-                ? { json: args.body }
-                : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-          retry: 0,
+        const { response, text } = await this.exchange(
+          endpoint,
+          url,
+          { method, headers, body: args.body },
           timeout,
-          throwHttpErrors: false,
-          fetch: this.fetchImpl,
-        });
+          options.signal,
+        );
         this.noteExtensions(response);
-        // Bytes are the caller's to read (or stream); only an error body is read here.
-        if (endpoint.binary && response.ok) return { data: parse(undefined, response), response };
-        const text = await readBody(response, timeout - (Date.now() - started), options.signal);
+        // Bytes are the caller's to read (or stream); only an error body is read.
+        if (text === undefined) return { data: parse(undefined, response), response };
         if (this.debug)
           this.log.debug(`${method} ${url} -> ${response.status} in ${Date.now() - started} ms`, {
             attempt: attemptNumber,
@@ -275,85 +281,21 @@ export class BaseClient {
             durationMs: Date.now() - started,
           },
         );
-        if (error instanceof KyTimeoutError || error instanceof BodyTimeout) {
+        if (error instanceof KyTimeoutError || error instanceof AttemptTimeout) {
           throw new TimeoutError(`${method} ${url} timed out after ${timeout} ms`, { cause: error });
         }
         throw new ConnectionError(`${method} ${url} failed: ${(error as Error).message}`, { cause: error });
       }
     };
 
-    return pRetry(attempt, {
-      retries: maxRetries,
-      // The delay is ours (Retry-After or jittered backoff), slept in onFailedAttempt.
-      minTimeout: 0,
-      maxTimeout: 0,
-      factor: 1,
-      randomize: false,
-      ...(options.signal ? { signal: options.signal } : {}),
-      shouldRetry: ({ error }) =>
-        error instanceof VsfError && isRetryable(error) && retryDelayMs(1, error) !== undefined,
-      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-        const decision = retryDecision(error, attemptNumber, retriesLeft);
-        const fields = { attempt: attemptNumber, status: (error as VsfError).status, reason: error.message };
-        if (decision.delay === undefined) {
-          this.log.debug(`not retrying ${method} ${url}: ${decision.why}`, fields);
-          return;
-        }
-        const delay = decision.delay;
-        this.log.info(`retrying ${method} ${url} in ${Math.round(delay)} ms after: ${error.message}`, {
-          ...fields,
-          delayMs: Math.round(delay),
-        });
-        await sleep(delay, options.signal);
-      },
-    });
+    return retryAfterFirstAttempt(attempt, maxRetries, options.signal, () =>
+      retryOptions(this.log, method, url, options.signal),
+    );
   }
 }
 
-/** Whether a failed attempt is retried, and after how long; `why` says it for the debug log when not. */
-function retryDecision(error: Error, attempt: number, retriesLeft: number): { delay?: number; why: string } {
-  if (!(error instanceof VsfError) || !isRetryable(error)) return { why: 'the error is not retryable' };
-  if (retriesLeft === 0) return { why: 'no retries left' };
-  const delay = retryDelayMs(attempt, error);
-  if (delay === undefined) return { why: 'the server asked to wait longer than 60 s' };
-  return { delay, why: 'retryable' };
-}
-
-/** The time left for a call ran out while its body was being read. */
-class BodyTimeout extends Error {}
-
-/**
- * Reads the body, giving up after `ms` (what is left of the call's timeout) or when `signal` aborts, even if
- * the fetch implementation would keep reading.
- */
-function readBody(response: Response, ms: number, signal: AbortSignal | undefined): Promise<string> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  if (ms <= 0) return Promise.reject(new BodyTimeout());
-  return new Promise((resolve, reject) => {
-    const settle = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const stop = (reason: unknown) => {
-      settle();
-      response.body?.cancel().catch(() => {});
-      reject(reason);
-    };
-    const onAbort = () => stop(signal?.reason);
-    const timer = setTimeout(() => stop(new BodyTimeout()), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    response.text().then(
-      (text) => {
-        settle();
-        resolve(text);
-      },
-      (error) => {
-        settle();
-        reject(error);
-      },
-    );
-  });
-}
+const isOk = (response: Response) => response.ok;
+const never = () => false;
 
 function parseJson(text: string, response: Response): unknown {
   try {
@@ -361,19 +303,4 @@ function parseJson(text: string, response: Response): unknown {
   } catch {
     return { error: `Unexpected non-JSON response (HTTP ${response.status})` };
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const id = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(id);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

@@ -2,10 +2,10 @@ import type { createCarPhoto, EndpointResponse } from '@vsf/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIPromise as Promised } from '../core/api-promise.js';
 import { APIResource } from '../core/api-resource.js';
-import { JsonText, RawBody } from '../core/base-client.js';
 import type { RequestOptions } from '../core/client-options.js';
 import { VsfError } from '../core/errors.js';
 import { base64, checkPhoto, inferContentType, type PhotoSource, sourceFilename, toBytes } from '../core/photo-file.js';
+import { JsonText, RawBody } from '../core/request-body.js';
 import { apiEndpoints } from '../generated/api-endpoints.js';
 
 /** The extension name a server announces when it takes images as raw bytes. */

@@ -1,0 +1,79 @@
+import { AttemptTimeout } from './attempt-timeout.js';
+
+/** A response, and its body as text unless the caller keeps the body to read itself. */
+export interface Exchange {
+  response: Response;
+  text?: string;
+}
+
+/** Node (and browsers) fire a longer timer at once; ky refuses one with this message, so do we. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * One body-less attempt (every GET and DELETE): the caller's `fetch` called with the URL and a plain init,
+ * as ky calls it but without the `Request` ky builds, clones for retries of its own (the SDK retries with
+ * p-retry) and hands to `fetch` to be copied again: ~190 µs a call, more than the rest of the call's
+ * client-side cost together. One timer covers the response and its body: past `ms` the request is aborted
+ * and the attempt fails with `AttemptTimeout`, even if `fetchImpl` ignores the abort. The caller's `signal`
+ * aborts the request as it did through ky (and a body kept unread after it).
+ */
+export function exchangeWithin(
+  fetchImpl: typeof fetch,
+  url: string,
+  init: { method: string; headers: Record<string, string> },
+  ms: number,
+  signal: AbortSignal | undefined,
+  keepsBody: (response: Response) => boolean,
+): Promise<Exchange> {
+  if (ms > MAX_TIMER_MS) {
+    return Promise.reject(new RangeError(`The \`timeout\` option cannot be greater than ${MAX_TIMER_MS}`));
+  }
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const controller = new AbortController();
+  let fetched: Promise<Response>;
+  try {
+    // Node's fetch writes the request before returning: the timer and listeners below are set up while the
+    // server works, not before it can start.
+    fetched = fetchImpl(url, {
+      method: init.method,
+      headers: init.headers,
+      signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return new Promise((resolve, reject) => {
+    let response: Response | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const stop = (reason: unknown) => {
+      settle();
+      response?.body?.cancel().catch(() => {});
+      reject(reason);
+    };
+    const onAbort = () => stop(signal?.reason);
+    const timer = setTimeout(() => {
+      controller.abort();
+      stop(new AttemptTimeout());
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const fail = (error: unknown) => {
+      settle();
+      reject(error);
+    };
+    Promise.resolve(fetched).then((answer) => {
+      response = answer;
+      if (keepsBody(answer)) {
+        settle();
+        resolve({ response: answer });
+        return;
+      }
+      answer.text().then((text) => {
+        settle();
+        resolve({ response: answer, text });
+      }, fail);
+    }, fail);
+  });
+}
