@@ -57,40 +57,73 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
   const writer = await server.createTeamWithKey('Bench writes');
   const [car] = await db.knex('cars').where({ team_id: small.teamId }).select('id').limit(1);
   const newCar = JSON.stringify({ year: 2021, make: 'Toyota', model: 'Corolla', vin: '2T1BURHE5JC000001' });
-  const loads: { id: string; title: string; load: Load; teamId: string; key: string; target: number }[] = [
+  const loads: {
+    id: string;
+    title: string;
+    load: Load;
+    teamId: string;
+    key: string;
+    target: number;
+    /** Also measure Express 5 alone on the floor's SQL (express-ceiling-server.ts): the framework's own cost. */
+    ceiling?: boolean;
+  }[] = [
     { id: 'list', title: 'GET /cars?limit=50', load: { path: '/cars?limit=50' }, ...small, target: 0.6 },
-    { id: 'get', title: 'GET /cars/:id', load: { path: `/cars/${car.id}` }, ...small, target: 0.6 },
+    { id: 'get', title: 'GET /cars/:id', load: { path: `/cars/${car.id}` }, ...small, target: 0.6, ceiling: true },
     {
       id: 'create',
       title: 'POST /cars with an Idempotency-Key',
       load: { path: '/cars', method: 'POST', body: newCar, idempotent: true },
       ...writer,
       target: 0.5,
+      ceiling: true,
     },
   ];
   const figures: Figure[] = [];
-  for (const { id, title, load, teamId, key, target } of loads) {
-    const floorProcess = spawnTs(join(ROOT, 'bench/lib/floor-server.ts'), [db.url, teamId], {});
-    try {
-      const [, floorOrigin] = await waitForLine(floorProcess, /floor listening on (\S+)/);
-      const floor = await requestsPerSecond(floorOrigin!, load, {});
-      const value = await requestsPerSecond(server.baseUrl, load, { authorization: `Bearer ${key}` });
-      ctx.log(`throughput ${title}: server ${Math.round(value)} req/s, floor ${Math.round(floor)} req/s`);
-      figures.push(
-        figure({
-          id: `throughput-${id}`,
-          title: `${title}, ${CONNECTIONS} connections`,
-          unit: 'req/s',
-          value,
-          floor,
-          comparison: '>=',
-          target,
-          floorIs: 'a bare node:http + pg server running the same SQL, no framework, auth, logging or rate limit',
-        }),
-      );
-    } finally {
-      await stop(floorProcess);
-    }
+  for (const { id, title, load, teamId, key, target, ceiling } of loads) {
+    const floor = await alone('bench/lib/floor-server.ts', [db.url, teamId], (origin) =>
+      requestsPerSecond(origin, load, {}),
+    );
+    const value = await requestsPerSecond(server.baseUrl, load, { authorization: `Bearer ${key}` });
+    const express = ceiling
+      ? await alone('bench/lib/express-ceiling-server.ts', [db.url, teamId], (origin) =>
+          requestsPerSecond(origin, load, {}),
+        )
+      : undefined;
+    ctx.log(
+      `throughput ${title}: server ${Math.round(value)} req/s, floor ${Math.round(floor)} req/s` +
+        (express ? `, Express alone ${Math.round(express)} req/s` : ''),
+    );
+    figures.push(
+      figure({
+        id: `throughput-${id}`,
+        title: `${title}, ${CONNECTIONS} connections`,
+        unit: 'req/s',
+        value,
+        floor,
+        comparison: '>=',
+        target,
+        floorIs: 'a bare node:http + pg server running the same SQL, no framework, auth, logging or rate limit',
+        ...(express
+          ? {
+              details: {
+                expressAloneReqPerSec: Math.round(express),
+                expressAloneRatio: Math.round((express / floor) * 1000) / 1000,
+              },
+            }
+          : {}),
+      }),
+    );
   }
   return figures;
+}
+
+/** Runs a one-purpose server (it prints `floor listening on <url>`) for one measurement. */
+async function alone<T>(script: string, args: string[], measure: (origin: string) => Promise<T>): Promise<T> {
+  const child = spawnTs(join(ROOT, script), args, {});
+  try {
+    const [, origin] = await waitForLine(child, /floor listening on (\S+)/);
+    return await measure(origin!);
+  } finally {
+    await stop(child);
+  }
 }

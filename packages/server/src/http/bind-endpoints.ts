@@ -18,6 +18,7 @@ import { jsonSafetyProblems } from './json-safety.js';
 import { imageFingerprintBody, isImageBody, mediaTypeOf, readImageBody } from './read-image-body.js';
 import { readJsonBody } from './read-json-body.js';
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
+import { sendJson } from './send-json.js';
 import { toValidationDetails } from './zod-issues.js';
 
 export interface BindOptions {
@@ -146,7 +147,8 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
           (trx) => run(options.servicesFor(trx)),
         );
         if (response.replayed) res.set('Idempotent-Replayed', 'true');
-        res.set(response.headers).status(response.status).json(response.body);
+        res.set(response.headers);
+        sendJson(req, res, response.status, response.body);
         if (Math.random() * PURGE_EVERY < 1) {
           purgeExpiredIdempotencyKeys(options.db, now).catch((error) =>
             req.log?.warn({ err: error }, 'idempotency purge failed'),
@@ -162,7 +164,8 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
         return;
       }
       const response = await run(options.services);
-      res.set(response.headers).status(response.status).json(response.body);
+      res.set(response.headers);
+      sendJson(req, res, response.status, response.body);
     });
   }
 }
