@@ -4,68 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import knex from 'knex';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SpecOnlyServer } from '../test/support/spec-only-server.js';
 import { sync } from './engine.js';
 import { type ResourceSpec, selectResources } from './resources.js';
 import { openSink } from './sinks/open-sink.js';
 import type { Checkpoint } from './sinks/sink.js';
-import type { FetchedPage, PageRequest, PageSource } from './source.js';
-
-/**
- * A server that implements only the spec's list rules (order updatedAt desc, id desc; inclusive
- * updatedAfter; page/limit/total) with a clock of its own, independent of the client's.
- */
-class SpecOnlyServer implements PageSource {
-  records = new Map<string, Record<string, unknown>>();
-  serverNow = Date.parse('2026-06-01T12:00:00Z');
-  /** Called before each page is answered, to change data mid-run. */
-  beforePage: (request: PageRequest) => void = () => {};
-
-  tick(ms = 1000) {
-    this.serverNow += ms;
-  }
-
-  put(id: string, fields: Record<string, unknown> = {}) {
-    this.tick();
-    const stamp = new Date(this.serverNow).toISOString();
-    const existing = this.records.get(id);
-    this.records.set(id, {
-      id,
-      teamId: 't',
-      name: `Location ${id}`,
-      address: null,
-      city: null,
-      state: null,
-      zip: null,
-      phone: null,
-      timezone: null,
-      isActive: true,
-      sortOrder: null,
-      createdAt: existing?.createdAt ?? stamp,
-      updatedAt: stamp,
-      ...fields,
-    });
-  }
-
-  async fetchPage(_resource: ResourceSpec, request: PageRequest): Promise<FetchedPage> {
-    this.beforePage(request);
-    const after = request.updatedAfter ? Date.parse(request.updatedAfter) : undefined;
-    const matching = [...this.records.values()]
-      .filter((r) => after === undefined || Date.parse(r.updatedAt as string) >= after)
-      .sort(
-        (a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt)) || String(b.id).localeCompare(String(a.id)),
-      );
-    const start = (request.page - 1) * request.limit;
-    // HTTP Date headers have whole seconds.
-    const serverDate = new Date(Math.floor(this.serverNow / 1000) * 1000);
-    return {
-      records: matching.slice(start, start + request.limit),
-      page: request.page,
-      limit: request.limit,
-      total: matching.length,
-      serverDate,
-    };
-  }
-}
+import type { PageSource } from './source.js';
 
 const locations = selectResources(['locations'])[0] as ResourceSpec;
 const newSink = () => openSink(`sqlite:${join(mkdtempSync(join(tmpdir(), 'vsf-engine-')), 'm.db')}`);
@@ -109,43 +53,35 @@ describe('sync engine against a spec-only server', () => {
     await sink.close();
   });
 
-  it('fetches the next page while writing the current one, still applying pages in order', async () => {
-    const server = new SpecOnlyServer();
-    for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
-    const events: string[] = [];
-    const source: PageSource = {
-      async fetchPage(resource, request) {
-        events.push(`fetch ${request.page}`);
-        return server.fetchPage(resource, request);
-      },
-    };
-    const sink = newSink();
-    const applyPage = sink.applyPage.bind(sink);
-    sink.applyPage = async (resource, records, checkpoint) => {
-      events.push(`apply ${checkpoint.nextPage - 1} start`);
-      const result = await applyPage(resource, records, checkpoint);
-      events.push(`apply ${checkpoint.nextPage - 1} end`);
-      return result;
-    };
-    const result = await sync({ source, sink, resources: ['locations'] });
-    expect(result.resources[0]).toMatchObject({ status: 'completed', pages: 4, upserted: 650 });
-    expect(events).toEqual([
-      'fetch 1',
-      'fetch 2',
-      'apply 1 start',
-      'apply 1 end',
-      'fetch 3',
-      'apply 2 start',
-      'apply 2 end',
-      'fetch 4',
-      'apply 3 start',
-      'apply 3 end',
-      'apply 4 start',
-      'apply 4 end',
-    ]);
-    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
-    await sink.close();
-  });
+  it.each([
+    [1, ['fetch 1', 'fetch 2', 'apply 1', 'fetch 3', 'apply 2', 'fetch 4', 'apply 3', 'apply 4']],
+    [2, ['fetch 1', 'fetch 2', 'fetch 3', 'apply 1', 'fetch 4', 'apply 2', 'apply 3', 'apply 4']],
+  ])(
+    'with %i page request(s) in flight, fetches ahead while writing, still applying pages in order',
+    async (pagesInFlight, expected) => {
+      const server = new SpecOnlyServer();
+      for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+      const events: string[] = [];
+      const source: PageSource = {
+        async fetchPage(resource, request) {
+          events.push(`fetch ${request.page}`);
+          return server.fetchPage(resource, request);
+        },
+      };
+      const sink = newSink();
+      const applyPage = sink.applyPage.bind(sink);
+      sink.applyPage = async (resource, records, checkpoint) => {
+        const result = await applyPage(resource, records, checkpoint);
+        events.push(`apply ${checkpoint.nextPage - 1}`);
+        return result;
+      };
+      const result = await sync({ source, sink, resources: ['locations'], pagesInFlight });
+      expect(result.resources[0]).toMatchObject({ status: 'completed', pages: 4, upserted: 650 });
+      expect(events).toEqual(expected);
+      expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+      await sink.close();
+    },
+  );
 
   it('resumes at the page after the last one written when a prefetched page fails', async () => {
     const server = new SpecOnlyServer();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { syncThroughFeed } from './feed/feed-run.js';
 import { isoTime } from './iso-time.js';
+import { isLastPage, PageWindow } from './page-window.js';
 import { type ResourceSpec, selectResources } from './resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
 import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
@@ -59,6 +60,11 @@ export interface SyncOptions {
   dryRun?: boolean;
   /** Resources synced at once. */
   concurrency?: number;
+  /**
+   * Page requests each resource keeps in flight while it writes the page before them (default 2); each
+   * holds a page in memory. 1 asks for the next page only once the one before it has arrived.
+   */
+  pagesInFlight?: number | undefined;
   onProgress?: (progress: SyncProgress) => void;
   /** The run's retry budget for page requests (these replace the SDK client's own retries). */
   retry?: RetryOptions | undefined;
@@ -298,19 +304,14 @@ async function runPages(
   const runStarted = performance.now();
   let checkpoint = resumeFrom;
   let pageNumber = checkpoint?.nextPage ?? 1;
-  let lastTotal = checkpoint?.firstTotal ?? 0;
-  let pending = fetchPage(pageNumber);
+  let smallestTotal = checkpoint?.firstTotal ?? Number.POSITIVE_INFINITY;
+  // The server reads the next pages while this one is written. Pages are still written one by one, in
+  // order, each with its checkpoint, so a killed run resumes exactly as before: pages fetched but not
+  // yet written are simply fetched again.
+  const pages = new PageWindow(fetchPage, pageNumber, options.pagesInFlight);
   for (;;) {
-    const page = await pending;
-    // The next page is fetched while this one is written: the server and the mirror work at the same
-    // time instead of in turn. Pages are still applied one by one, in order, each with its checkpoint,
-    // so a killed run resumes exactly as before (the prefetched page is simply fetched again).
-    const last = page.page * page.limit >= page.total || page.records.length === 0;
-    if (!last) {
-      pending = fetchPage(pageNumber + 1);
-      // Settled below or abandoned with the run; never an unhandled rejection in between.
-      pending.catch(() => {});
-    }
+    const page = await pages.next();
+    const last = isLastPage(page);
     checkpoint ??= {
       runId: randomUUID(),
       mode,
@@ -324,7 +325,8 @@ async function runPages(
     summary.pages++;
     summary.upserted += upserted;
     summary.total = page.total;
-    lastTotal = page.total;
+    // The smallest, not the last: pages in flight together may carry their totals in any order.
+    smallestTotal = Math.min(smallestTotal, page.total);
     const seconds = Math.max(0.001, (performance.now() - runStarted) / 1000);
     options.onProgress?.({
       resource: resource.name,
@@ -338,7 +340,11 @@ async function runPages(
     if (last) break;
     pageNumber++;
   }
-  return { runId: checkpoint.runId, startedAt: checkpoint.startedAt, totalShrank: lastTotal < checkpoint.firstTotal };
+  return {
+    runId: checkpoint.runId,
+    startedAt: checkpoint.startedAt,
+    totalShrank: smallestTotal < checkpoint.firstTotal,
+  };
 }
 
 async function safeState(sink: Sink, resource: ResourceSpec) {

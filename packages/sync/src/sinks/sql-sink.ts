@@ -6,8 +6,10 @@ import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
 import { columnType } from './sql/column-types.js';
 import { PostgresConnection } from './sql/postgres-connection.js';
+import { writeRecordValues } from './sql/record-values.js';
 import { quote, type SqlConnection } from './sql/sql-connection.js';
 import { SqliteConnection } from './sql/sqlite-connection.js';
+import { SqlitePageWriter } from './sql/sqlite-page-writer.js';
 
 const STATE_TABLE = 'vsf_sync_state';
 const LOCK_TABLE = 'vsf_sync_lock';
@@ -17,6 +19,10 @@ const UPSERT_ROWS = 200;
 const SAVE_STATE =
   `insert into ${STATE_TABLE} (resource, watermark, checkpoint, feed_cursor, updated_at) values (?, ?, ?, ?, ?) ` +
   'on conflict (resource) do update set watermark = excluded.watermark, checkpoint = excluded.checkpoint, feed_cursor = excluded.feed_cursor, updated_at = excluded.updated_at';
+/** A page's checkpoint, in one statement: the watermark and feed cursor stay as they are. */
+const SAVE_CHECKPOINT =
+  `insert into ${STATE_TABLE} (resource, checkpoint, updated_at) values (?, ?, ?) ` +
+  'on conflict (resource) do update set checkpoint = excluded.checkpoint, updated_at = excluded.updated_at';
 
 interface StateRow {
   watermark: string | null;
@@ -32,6 +38,7 @@ interface StateRow {
 export class SqlSink implements Sink {
   private lockOwner: string | undefined;
   private readonly upserts = new Map<string, string>();
+  private readonly sqliteWriters = new Map<string, SqlitePageWriter>();
   private connection: Promise<SqlConnection> | undefined;
 
   constructor(
@@ -163,15 +170,8 @@ export class SqlSink implements Sink {
 
   /** One record's bindings, in the column order of upsertSql. */
   private toValues(resource: ResourceSpec, record: Record<string, unknown>, runId: string, now: string): unknown[] {
-    const values: unknown[] = [];
-    for (const c of resource.columns) {
-      const value = record[c.field];
-      if (value === undefined || value === null) values.push(null);
-      else if (c.kind === 'json') values.push(JSON.stringify(value));
-      else if (c.kind === 'boolean' && this.kind === 'sqlite') values.push(value ? 1 : 0);
-      else values.push(value);
-    }
-    values.push(now, runId);
+    const values: unknown[] = new Array(resource.columns.length + 2);
+    writeRecordValues(values, 0, resource, record, this.kind === 'sqlite', runId, now);
     return values;
   }
 
@@ -206,52 +206,39 @@ export class SqlSink implements Sink {
   async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {
     const now = isoTime();
     const db = await this.db();
-    if (db instanceof SqliteConnection) return this.applyPageSqlite(db, resource, records, checkpoint, now);
+    if (db instanceof SqliteConnection) {
+      const writer = this.sqliteWriter(db, resource);
+      // better-sqlite3 is synchronous: the page is written within this one transaction's turn.
+      return db.transaction(async () => writer.write(records, checkpoint, now));
+    }
     return db.transaction(async (tx) => {
       // As for SQLite: a page and its checkpoint may be lost together in a crash, then fetched again,
       // so waiting for the WAL flush at each page's commit buys nothing. completeRun stays synchronous.
       await tx.run('set local synchronous_commit = off');
       // Ids repeat across pages while records change; within one statement a row may appear once.
-      const unique = [...new Map(records.map((r) => [String(r.id), r])).values()];
+      const unique = records.length > 1 ? [...new Map(records.map((r) => [String(r.id), r])).values()] : records;
+      const width = resource.columns.length + 2;
       for (let i = 0; i < unique.length; i += UPSERT_ROWS) {
-        const chunk = unique.slice(i, i + UPSERT_ROWS);
-        const bindings = chunk.flatMap((record) => this.toValues(resource, record, checkpoint.runId, now));
-        await tx.run(this.upsertSql(resource, chunk.length), bindings);
+        const rows = Math.min(UPSERT_ROWS, unique.length - i);
+        const bindings: unknown[] = new Array(rows * width);
+        for (let r = 0; r < rows; r++) {
+          writeRecordValues(bindings, r * width, resource, unique[i + r]!, false, checkpoint.runId, now);
+        }
+        await tx.run(this.upsertSql(resource, rows), bindings, { reuse: true });
       }
-      const state = await this.stateIn(tx, resource);
-      await this.saveState(tx, resource, { ...state, checkpoint });
+      await tx.run(SAVE_CHECKPOINT, [resource.name, JSON.stringify(checkpoint), now]);
       return { upserted: unique.length };
     });
   }
 
-  /**
-   * SQLite pages run synchronously in one better-sqlite3 transaction, with one prepared single-row upsert
-   * reused for every record: a prepared 200-row statement per page was freed only when the garbage
-   * collector got to it, and a 100k-car sync peaked ~25 MB higher for it.
-   */
-  private applyPageSqlite(
-    db: SqliteConnection,
-    resource: ResourceSpec,
-    records: Record<string, unknown>[],
-    checkpoint: Checkpoint,
-    now: string,
-  ): Promise<{ upserted: number }> {
-    const upsert = db.prepare(this.upsertSql(resource, 1));
-    const readState = db.prepare(`select watermark, feed_cursor from ${STATE_TABLE} where resource = ?`);
-    const writeState = db.prepare(SAVE_STATE);
-    // One record per statement, so ids repeated within a page simply apply in order.
-    return db.transaction(async () => {
-      for (const record of records) upsert.run(...this.toValues(resource, record, checkpoint.runId, now));
-      const state = readState.get(resource.name) as Omit<StateRow, 'checkpoint'> | undefined;
-      writeState.run(
-        resource.name,
-        state?.watermark ?? null,
-        JSON.stringify(checkpoint),
-        state?.feed_cursor ?? null,
-        isoTime(),
-      );
-      return { upserted: new Set(records.map((r) => String(r.id))).size };
-    });
+  /** The resource's SQLite page writer, with its statements prepared once for the sink's life. */
+  private sqliteWriter(db: SqliteConnection, resource: ResourceSpec): SqlitePageWriter {
+    let writer = this.sqliteWriters.get(resource.name);
+    if (!writer) {
+      writer = new SqlitePageWriter(resource, db.prepare(this.upsertSql(resource, 1)), db.prepare(SAVE_CHECKPOINT));
+      this.sqliteWriters.set(resource.name, writer);
+    }
+    return writer;
   }
 
   async resetCheckpoint(resource: ResourceSpec): Promise<void> {

@@ -1,11 +1,32 @@
 import type { Pool, PoolClient } from 'pg';
-import type { SqlConnection } from './sql-connection.js';
+import type { RunOptions, SqlConnection } from './sql-connection.js';
 
 /** `?` placeholders as PostgreSQL's `$1, $2…`; the sink's SQL has no `?` of its own. */
 const numbered = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
+
+/**
+ * Statements run with `reuse`, by text: a name per text, which pg prepares once on each connection.
+ * Only statements whose result never changes shape are reused (an upsert returns no rows): a prepared
+ * `select *` would fail once a migration added a column.
+ */
+const reused = new Map<string, { name: string; text: string }>();
+
+function reusable(sql: string): { name: string; text: string } {
+  let statement = reused.get(sql);
+  if (!statement) {
+    statement = { name: `vsf_sync_${reused.size + 1}`, text: numbered(sql) };
+    reused.set(sql, statement);
+  }
+  return statement;
+}
+
+function runOn(db: Queryable, sql: string, params: readonly unknown[], options?: RunOptions) {
+  const values = params as unknown[];
+  return options?.reuse ? db.query({ ...reusable(sql), values }) : db.query(numbered(sql), values);
+}
 
 type Queryable = Pool | PoolClient;
 
@@ -14,7 +35,7 @@ function over(db: Queryable, transaction: SqlConnection['transaction']): SqlConn
     kind: 'postgres',
     query: async <T>(sql: string, params: readonly unknown[] = []) =>
       (await db.query(numbered(sql), params as unknown[])).rows as T[],
-    run: async (sql, params = []) => (await db.query(numbered(sql), params as unknown[])).rowCount ?? 0,
+    run: async (sql, params = [], options) => (await runOn(db, sql, params, options)).rowCount ?? 0,
     transaction,
     hasTable: async (table) =>
       (
@@ -55,8 +76,8 @@ export class PostgresConnection implements SqlConnection {
     return this.direct.query<T>(sql, params);
   }
 
-  run(sql: string, params?: readonly unknown[]): Promise<number> {
-    return this.direct.run(sql, params);
+  run(sql: string, params?: readonly unknown[], options?: RunOptions): Promise<number> {
+    return this.direct.run(sql, params, options);
   }
 
   hasTable(table: string): Promise<boolean> {

@@ -5,6 +5,9 @@ import { quote, type SqlConnection } from './sql-connection.js';
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
 
+/** The page cache of a mirror's connection, in KiB. */
+const CACHE_KIB = 2000;
+
 /** `require` from this module: by its file in a CommonJS build, by its URL in an ES module. */
 const loadCommonJs = (id: string): unknown =>
   createRequire(typeof __filename === 'string' ? __filename : import.meta.url)(id);
@@ -33,6 +36,10 @@ export class SqliteConnection implements SqlConnection {
     // fetches them again. Syncing every page cost more than fetching it.
     db.pragma('journal_mode = wal');
     db.pragma('synchronous = normal');
+    // SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB: a sync appends rows and reads
+    // back only the id index, and the larger cache just filled with table pages written once. A 100k-car
+    // sync peaked ~15 MB lower, no slower.
+    db.pragma(`cache_size = -${CACHE_KIB}`);
     return new SqliteConnection(db);
   }
 
