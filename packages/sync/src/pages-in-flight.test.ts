@@ -13,6 +13,16 @@ const newSink = () => openSink(`sqlite:${join(mkdtempSync(join(tmpdir(), 'vsf-in
 const sorted = (rs: Record<string, unknown>[]) => [...rs].sort((a, b) => String(a.id).localeCompare(String(b.id)));
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type Sink = ReturnType<typeof newSink>;
+const syncLocations = (source: PageSource, sink: Sink, pagesInFlight: number) =>
+  sync({ source, sink, resources: ['locations'], pagesInFlight });
+
+/** The mirror holds exactly the server's records; then it is closed. */
+async function expectMirrorOf(server: SpecOnlyServer, sink: Sink) {
+  expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+  await sink.close();
+}
+
 /** 650 records: four pages of 200. */
 function serverOf650(): SpecOnlyServer {
   const server = new SpecOnlyServer();
@@ -52,12 +62,11 @@ describe('page requests in flight', () => {
       written.push(checkpoint.nextPage - 1);
       return applyPage(resource, records, checkpoint);
     };
-    const result = await sync({ source, sink, resources: ['locations'], pagesInFlight: 3 });
+    const result = await syncLocations(source, sink, 3);
     expect(result.resources[0]).toMatchObject({ status: 'completed', pages: 4, upserted: 650 });
     expect(written).toEqual([1, 2, 3, 4]);
     expect(seen.outAtOnce).toBe(3);
-    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
-    await sink.close();
+    await expectMirrorOf(server, sink);
   });
 
   it('never checkpoints past a page that failed, even when the page after it arrived', async () => {
@@ -71,17 +80,16 @@ describe('page requests in flight', () => {
       return server.fetchPage(locations, request);
     });
     const sink = newSink();
-    const failed = await sync({ source, sink, resources: ['locations'], pagesInFlight: 2 });
+    const failed = await syncLocations(source, sink, 2);
     expect(failed.resources[0]).toMatchObject({ status: 'failed', error: 'page 3 is unavailable', pages: 2 });
     // Page 4 was fetched while page 3 was out, and is written by no one.
     expect(seen.fetched).toContain(4);
     expect((await sink.getState(locations)).checkpoint).toMatchObject({ nextPage: 3 });
     expect(await sink.countRows(locations)).toBe(400);
     failing = false;
-    const resumed = await sync({ source, sink, resources: ['locations'], pagesInFlight: 2 });
+    const resumed = await syncLocations(source, sink, 2);
     expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true });
-    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
-    await sink.close();
+    await expectMirrorOf(server, sink);
   });
 
   it('requests a page again when a write landed between two pages answered out of order', async () => {
@@ -99,13 +107,12 @@ describe('page requests in flight', () => {
       return server.fetchPage(locations, request);
     });
     const sink = newSink();
-    const first = await sync({ source, sink, resources: ['locations'], pagesInFlight: 2 });
+    const first = await syncLocations(source, sink, 2);
     expect(first.resources[0]).toMatchObject({ status: 'completed' });
     expect(seen.fetched.filter((page) => page === 3)).toHaveLength(2);
     // The changed record itself is the next incremental run's, as with one request at a time.
-    const second = await sync({ source, sink, resources: ['locations'], pagesInFlight: 2 });
+    const second = await syncLocations(source, sink, 2);
     expect(second.resources[0]).toMatchObject({ status: 'completed', mode: 'incremental' });
-    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
-    await sink.close();
+    await expectMirrorOf(server, sink);
   });
 });

@@ -44,6 +44,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const VERSION = sdkPackage.version;
 
 /** The request pipeline every generated resource uses: auth, retries, idempotency, timeouts, errors. */
+/** What one call sends and how its parsed body becomes the call's result. */
+type SendCall<T> = [
+  endpoint: RouteLike,
+  args: RequestArgs,
+  options: RequestOptions,
+  parse: (body: unknown, response: Response) => T,
+];
+
 export class BaseClient {
   readonly baseUrl: string;
   readonly timeout: number;
@@ -221,25 +229,15 @@ export class BaseClient {
   }
 
   /** Not `async`, so the request leaves before this returns; anything thrown still becomes a rejection. */
-  private send<T>(
-    endpoint: RouteLike,
-    args: RequestArgs,
-    options: RequestOptions,
-    parse: (body: unknown, response: Response) => T,
-  ): Promise<WithResponse<T>> {
+  private send<T>(...call: SendCall<T>): Promise<WithResponse<T>> {
     try {
-      return this.sendOrThrow(endpoint, args, options, parse);
+      return this.sendOrThrow(...call);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  private sendOrThrow<T>(
-    endpoint: RouteLike,
-    args: RequestArgs,
-    options: RequestOptions,
-    parse: (body: unknown, response: Response) => T,
-  ): Promise<WithResponse<T>> {
+  private sendOrThrow<T>(...[endpoint, args, options, parse]: SendCall<T>): Promise<WithResponse<T>> {
     const url = this.buildUrl(endpoint, args);
     const method = endpoint.method.toUpperCase();
     const headers = this.headersFor(endpoint, method, options);

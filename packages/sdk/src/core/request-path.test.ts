@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VsfClient } from '../generated/vsf-client.js';
 import { AttemptTimeout } from './attempt-timeout.js';
+import type { ClientOptions } from './client-options.js';
 import { InternalServerError, TimeoutError } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -19,20 +20,22 @@ interface Seen {
   request: Request;
 }
 
+/** A quiet client of the test server through `fetch`. */
+function clientFetching(fetch: typeof globalThis.fetch, options: Partial<ClientOptions> = {}) {
+  return new VsfClient({ apiKey: KEY, baseUrl: BASE, logLevel: 'off', ...options, fetch });
+}
+
 /** A client whose fetch records each call and answers with `answer` (the n-th call, from 1). */
-function recording(answer: (n: number, request: Request) => Response | Promise<Response>, options = {}) {
+function recording(
+  answer: (n: number, request: Request) => Response | Promise<Response>,
+  options: Partial<ClientOptions> = {},
+) {
   const seen: Seen[] = [];
-  const client = new VsfClient({
-    apiKey: KEY,
-    baseUrl: BASE,
-    logLevel: 'off',
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
-      seen.push({ input, init, request });
-      return answer(seen.length, request);
-    },
-    ...options,
-  });
+  const client = clientFetching(async (input, init) => {
+    const request = new Request(input, init);
+    seen.push({ input, init, request });
+    return answer(seen.length, request);
+  }, options);
   return { client, seen };
 }
 
@@ -108,7 +111,7 @@ describe('a call with a body still goes through ky', () => {
 
   it('times out there too', async () => {
     const signals: AbortSignal[] = [];
-    const client = new VsfClient({ apiKey: KEY, baseUrl: BASE, logLevel: 'off', fetch: hanging(signals) });
+    const client = clientFetching(hanging(signals));
     const error = await client.cars
       .create({ year: 2000, make: 'A', model: 'B' }, { timeout: 30, maxRetries: 0 })
       .catch((e: unknown) => e);
@@ -120,7 +123,7 @@ describe('a call with a body still goes through ky', () => {
 describe('timeouts on the direct path', () => {
   it('abort the request, throw TimeoutError and retry with a new signal', async () => {
     const signals: AbortSignal[] = [];
-    const client = new VsfClient({ apiKey: KEY, baseUrl: BASE, logLevel: 'off', fetch: hanging(signals) });
+    const client = clientFetching(hanging(signals));
     const error = await client.cars.get('c', { timeout: 30, maxRetries: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).message).toBe(`GET ${BASE}/cars/c timed out after 30 ms`);
@@ -132,7 +135,7 @@ describe('timeouts on the direct path', () => {
 
   it('fire even when the fetch implementation ignores the abort', async () => {
     const signals: AbortSignal[] = [];
-    const client = new VsfClient({ apiKey: KEY, baseUrl: BASE, logLevel: 'off', fetch: hanging(signals, true) });
+    const client = clientFetching(hanging(signals, true));
     const started = Date.now();
     const error = await client.cars.get('c', { timeout: 30, maxRetries: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -141,12 +144,8 @@ describe('timeouts on the direct path', () => {
 
   it('count a body that arrives too slowly, and abort its request', async () => {
     const signals: AbortSignal[] = [];
-    const client = new VsfClient({
-      apiKey: KEY,
-      baseUrl: BASE,
-      logLevel: 'off',
-      maxRetries: 0,
-      fetch: async (_input, init) => {
+    const client = clientFetching(
+      async (_input, init) => {
         signals.push(init?.signal as AbortSignal);
         const stream = new ReadableStream({
           start(controller) {
@@ -155,7 +154,8 @@ describe('timeouts on the direct path', () => {
         });
         return new Response(stream, { headers: { 'content-type': 'application/json' } });
       },
-    });
+      { maxRetries: 0 },
+    );
     const error = await client.cars.get('c', { timeout: 40 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(signals[0]?.aborted).toBe(true);
@@ -172,7 +172,7 @@ describe('timeouts on the direct path', () => {
 describe("the caller's signal on the direct path", () => {
   it('aborts the request without a retry, rejecting with its reason', async () => {
     const signals: AbortSignal[] = [];
-    const client = new VsfClient({ apiKey: KEY, baseUrl: BASE, logLevel: 'off', fetch: hanging(signals) });
+    const client = clientFetching(hanging(signals));
     const controller = new AbortController();
     const pending = client.cars.get('c', { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('user cancelled')), 10);
@@ -191,14 +191,9 @@ describe("the caller's signal on the direct path", () => {
 
   it('still aborts a downloaded body left for the caller to read', async () => {
     const signals: AbortSignal[] = [];
-    const client = new VsfClient({
-      apiKey: KEY,
-      baseUrl: BASE,
-      logLevel: 'off',
-      fetch: async (_input, init) => {
-        signals.push(init?.signal as AbortSignal);
-        return new Response(new Uint8Array([1, 2, 3]), { headers: { 'content-type': 'image/png' } });
-      },
+    const client = clientFetching(async (_input, init) => {
+      signals.push(init?.signal as AbortSignal);
+      return new Response(new Uint8Array([1, 2, 3]), { headers: { 'content-type': 'image/png' } });
     });
     const controller = new AbortController();
     const response = await client.media.download('5b0f2a5e-8c1d-4c39-9a53-2f8f1f0c6a11', {

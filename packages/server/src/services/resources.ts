@@ -25,7 +25,7 @@ import { Templates } from './resources/templates.js';
 import { type WebhookServiceDeps, Webhooks } from './resources/webhooks.js';
 import type { MediaDeps } from './service-deps.js';
 import { RESOURCE_TABLES } from './standard/resource-tables.js';
-import { TeamResource } from './standard/team-resource.js';
+import { TeamResource, type TeamResourceOptions } from './standard/team-resource.js';
 
 /**
  * Every team resource, by SDK namespace. A resource the contract declares and nothing here names is served
@@ -34,46 +34,55 @@ import { TeamResource } from './standard/team-resource.js';
  * not give or filters that are not equality.
  */
 export function createResources(deps: MediaDeps & DeliveryDeps & SocialDeps & WebhookServiceDeps) {
+  /** Resources with a class of their own, each made from the services' dependencies. */
+  const classes = {
+    appointments: Appointments,
+    cars: Cars,
+    'cars.events': CarEvents,
+    'cars.photos': CarPhotos,
+    customers: Customers,
+    eventTypes: EventTypes,
+    'communicationThreads.messages': CommunicationMessages,
+    'marketing.templates': Templates,
+    'marketing.forms': Forms,
+    'marketing.socialAccounts': SocialAccounts,
+    'marketing.socialPosts': SocialPosts,
+    'marketing.socialEvents': SocialEvents,
+    'marketing.socialEvents.invites': SocialEventInvites,
+    'marketing.socialEvents.rsvps': SocialEventRsvps,
+    'marketing.campaigns': Campaigns,
+    'marketing.campaigns.audiences': CampaignAudiences,
+    'marketing.campaigns.content': CampaignContentSteps,
+    'marketing.campaigns.sends': CampaignSends,
+    'marketing.assets': MarketingAssets,
+    'marketing.assetFolders': AssetFolders,
+    webhooks: Webhooks,
+    'parking.spots': ParkingSpots,
+  };
+  const made = (Class: new (d: typeof deps) => unknown) => () => new Class(deps);
+  /** A resource served by the generic class, with options of its own. */
+  const generic =
+    <R extends { id: string }>(namespace: string, options: TeamResourceOptions<R>) =>
+    () =>
+      new TeamResource<R>(deps, namespace, options);
   const special = {
-    appointments: () => new Appointments(deps),
-    cars: () => new Cars(deps),
-    'cars.events': () => new CarEvents(deps),
-    'cars.photos': () => new CarPhotos(deps),
-    customers: () => new Customers(deps),
-    eventTypes: () => new EventTypes(deps),
-    'communicationThreads.messages': () => new CommunicationMessages(deps),
-    'marketing.templates': () => new Templates(deps),
-    'marketing.forms': () => new Forms(deps),
-    'marketing.socialAccounts': () => new SocialAccounts(deps),
-    'marketing.socialPosts': () => new SocialPosts(deps),
-    'marketing.socialEvents': () => new SocialEvents(deps),
-    'marketing.socialEvents.rsvpOptions': () =>
-      new TeamResource<V1RsvpOption>(deps, 'marketing.socialEvents.rsvpOptions', {
-        defaults: { description: null, attending: true, sortOrder: 0 },
-      }),
-    'marketing.socialEvents.invites': () => new SocialEventInvites(deps),
-    'marketing.socialEvents.rsvps': () => new SocialEventRsvps(deps),
-    'marketing.campaigns': () => new Campaigns(deps),
-    'marketing.campaigns.audiences': () => new CampaignAudiences(deps),
-    'marketing.campaigns.content': () => new CampaignContentSteps(deps),
-    'marketing.campaigns.sends': () => new CampaignSends(deps),
-    'marketing.assets': () => new MarketingAssets(deps),
-    'marketing.assetFolders': () => new AssetFolders(deps),
-    webhooks: () => new Webhooks(deps),
-    contacts: () =>
-      new TeamResource<V1Contact>(deps, 'contacts', {
-        defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
-      }),
-    'parking.spots': () => new ParkingSpots(deps),
-    'parking.assignments': () =>
-      new TeamResource<V1ParkingAssignment>(deps, 'parking.assignments', {
-        filters: {
-          active: (q, value, column) => {
-            if (value === true) q.whereNull(column('endedAt'));
-            if (value === false) q.whereNotNull(column('endedAt'));
-          },
+    ...(Object.fromEntries(Object.entries(classes).map(([namespace, Class]) => [namespace, made(Class)])) as {
+      [K in keyof typeof classes]: () => InstanceType<(typeof classes)[K]>;
+    }),
+    'marketing.socialEvents.rsvpOptions': generic<V1RsvpOption>('marketing.socialEvents.rsvpOptions', {
+      defaults: { description: null, attending: true, sortOrder: 0 },
+    }),
+    contacts: generic<V1Contact>('contacts', {
+      defaults: { role: 'other', isPrimary: false, canAccessPortal: false },
+    }),
+    'parking.assignments': generic<V1ParkingAssignment>('parking.assignments', {
+      filters: {
+        active: (q, value, column) => {
+          if (value === true) q.whereNull(column('endedAt'));
+          if (value === false) q.whereNotNull(column('endedAt'));
         },
-      }),
+      },
+    }),
   };
   const standard = Object.keys(RESOURCE_TABLES)
     .filter((namespace) => !(namespace in special))
