@@ -1,4 +1,4 @@
-import { AttemptTimeout } from './attempt-timeout.js';
+import { withinDeadline } from './attempt-deadline.js';
 
 /** A response, and its body as text unless the caller keeps the body to read itself. */
 export interface Exchange {
@@ -42,38 +42,14 @@ export function exchangeWithin(
   } catch (error) {
     return Promise.reject(error);
   }
-  return new Promise((resolve, reject) => {
-    let response: Response | undefined;
-    const settle = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const stop = (reason: unknown) => {
-      settle();
-      response?.body?.cancel().catch(() => {});
-      reject(reason);
-    };
-    const onAbort = () => stop(signal?.reason);
-    const timer = setTimeout(() => {
-      controller.abort();
-      stop(new AttemptTimeout());
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const fail = (error: unknown) => {
-      settle();
-      reject(error);
-    };
-    Promise.resolve(fetched).then((answer) => {
-      response = answer;
-      if (keepsBody(answer)) {
-        settle();
-        resolve({ response: answer });
-        return;
-      }
-      answer.text().then((text) => {
-        settle();
-        resolve({ response: answer, text });
-      }, fail);
-    }, fail);
-  });
+  return withinDeadline(
+    async (seen) => {
+      const answer = await fetched;
+      seen(answer);
+      return keepsBody(answer) ? { response: answer } : { response: answer, text: await answer.text() };
+    },
+    ms,
+    signal,
+    () => controller.abort(),
+  );
 }

@@ -1,3 +1,4 @@
+import { withinDeadline } from './attempt-deadline.js';
 import { AttemptTimeout } from './attempt-timeout.js';
 
 /**
@@ -7,28 +8,12 @@ import { AttemptTimeout } from './attempt-timeout.js';
 export function readBody(response: Response, ms: number, signal: AbortSignal | undefined): Promise<string> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   if (ms <= 0) return Promise.reject(new AttemptTimeout());
-  return new Promise((resolve, reject) => {
-    const settle = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const stop = (reason: unknown) => {
-      settle();
-      response.body?.cancel().catch(() => {});
-      reject(reason);
-    };
-    const onAbort = () => stop(signal?.reason);
-    const timer = setTimeout(() => stop(new AttemptTimeout()), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    response.text().then(
-      (text) => {
-        settle();
-        resolve(text);
-      },
-      (error) => {
-        settle();
-        reject(error);
-      },
-    );
-  });
+  return withinDeadline(
+    (seen) => {
+      seen(response);
+      return response.text();
+    },
+    ms,
+    signal,
+  );
 }
