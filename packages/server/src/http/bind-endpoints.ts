@@ -147,8 +147,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
           (trx) => run(options.servicesFor(trx)),
         );
         if (response.replayed) res.set('Idempotent-Replayed', 'true');
-        res.set(response.headers);
-        sendJson(req, res, response.status, response.body);
+        sendJson(req, res, response);
         if (Math.random() * PURGE_EVERY < 1) {
           purgeExpiredIdempotencyKeys(options.db, now).catch((error) =>
             req.log?.warn({ err: error }, 'idempotency purge failed'),
@@ -164,8 +163,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
         return;
       }
       const response = await run(options.services);
-      res.set(response.headers);
-      sendJson(req, res, response.status, response.body);
+      sendJson(req, res, response);
     });
   }
 }

@@ -32,7 +32,10 @@ export function requestLog(logger: Logger, redaction: RedactOptions) {
     const started = performance.now();
     const id = assignRequestId(req, res);
     req.id = id;
-    const describe = () => ({ id, method: req.method, url: redactUrl(req.originalUrl ?? req.url, redaction) });
+    // Redacted once, for the completion line and a handler's logger alike.
+    let described: Record<string, unknown> | undefined;
+    const describe = () =>
+      (described ??= { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url, redaction) });
     let child: Logger | undefined;
     Object.defineProperty(req, 'log', {
       configurable: true,

@@ -10,9 +10,9 @@ const BODY = { data: { id: 'c1', make: 'Škoda', note: '“quoted” ✓'.repeat
 async function bothWays(method: string, headers: Record<string, string> = {}) {
   const app = express();
   app.get('/express', (_req, res) => {
-    res.status(200).json(BODY);
+    res.set({ Location: '/cars/c1' }).status(200).json(BODY);
   });
-  app.get('/ours', (req, res) => sendJson(req, res, 200, BODY));
+  app.get('/ours', (req, res) => sendJson(req, res, { status: 200, body: BODY, headers: { Location: '/cars/c1' } }));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
