@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
+import { BracketingPgClient } from './bracketing-pg-client.js';
 
 // int8 (count(*), bigint columns) arrives as a string from pg; every value we store fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
@@ -36,7 +37,8 @@ export interface Database {
 
 export function connectDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    const db = knex({ client: 'pg', connection: options.databaseUrl, pool: { min: 0, max: 10 } });
+    // knex's pg client, with transactions that can send a statement with BEGIN and COMMIT (bracketing-pg-client.ts).
+    const db = knex({ client: BracketingPgClient, connection: options.databaseUrl, pool: { min: 0, max: 10 } });
     return { knex: db, engine: 'postgres', close: () => db.destroy() };
   }
   const pglite = options.pglite ?? openPglite(options.dataDir ?? 'memory://');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiHttpError, conflict } from '../errors/api-http-error.js';
+import { transactionBetween } from '../repositories/bracketed-transaction.js';
 import { HotStatement } from '../repositories/hot-statement.js';
 import { fingerprintMatches, requestFingerprint } from './request-fingerprint.js';
 
@@ -68,10 +69,10 @@ export async function executeIdempotently(
   now: Date,
   execute: (trx: Knex.Transaction) => Promise<{ status: number; body: unknown; headers: Record<string, string> }>,
 ): Promise<StoredResponse> {
-  return db.transaction(async (trx) => {
-    const lockKey = `${scope.apiKeyId}|${scope.method}|${scope.path}|${scope.key}`;
-    // The lock and the read in one round trip (migration 026 says why it is a function).
-    const [claimed] = await CLAIM.rows(trx, [lockKey, scope.apiKeyId, scope.method, scope.path, scope.key]);
+  const lockKey = `${scope.apiKeyId}|${scope.method}|${scope.path}|${scope.key}`;
+  // The lock and the read in one statement (migration 026 says why it is a function), sent with BEGIN.
+  const claimValues = [lockKey, scope.apiKeyId, scope.method, scope.path, scope.key];
+  return transactionBetween(db, { statement: CLAIM, values: claimValues }, async (trx, [claimed]) => {
     const claim = parseJson(claimed?.claim) as Claim;
     if (!claim.locked) {
       const error = conflict('A request with this Idempotency-Key is still in progress; retry shortly', {
@@ -91,17 +92,19 @@ export async function executeIdempotently(
           },
         );
       }
-      return {
+      const replay = {
         status: existing.response_status,
         body: parseJson(existing.response_body),
         headers: parseJson(existing.response_headers) as Record<string, string>,
         replayed: true,
       };
+      return { value: replay };
     }
     if (existing) await trx('idempotency_keys').where({ id: existing.id }).delete();
 
     const response = await execute(trx);
-    await STORE.rows(trx, [
+    // Stored in the message that commits, so the response and the handler's writes land together or not at all.
+    const stored = [
       randomUUID(),
       scope.teamId,
       scope.apiKeyId,
@@ -114,8 +117,8 @@ export async function executeIdempotently(
       JSON.stringify(response.headers),
       now,
       new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-    ]);
-    return { ...response, replayed: false };
+    ];
+    return { value: { ...response, replayed: false }, closing: { statement: STORE, values: stored } };
   });
 }
 

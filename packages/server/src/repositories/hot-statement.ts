@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { withLiterals } from '../db/sql-literal.js';
 
 type Executor = Knex | Knex.Transaction;
 
@@ -28,7 +29,7 @@ export class HotStatement {
   private readonly text: string;
   private readonly name: string;
 
-  constructor(sql: string) {
+  constructor(private readonly sql: string) {
     let position = 0;
     this.text = sql.replace(/\?/g, () => `$${++position}`);
     this.name = `vsf_${createHash('sha256').update(this.text).digest('hex').slice(0, 24)}`;
@@ -48,5 +49,10 @@ export class HotStatement {
     } finally {
       await client.releaseConnection(connection);
     }
+  }
+
+  /** The statement as SQL text with its values written in, for a message that cannot carry parameters. */
+  withValues(values: readonly unknown[]): string {
+    return withLiterals(this.sql, values);
   }
 }

@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectDatabase, type Database } from '../src/db/connect-database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { sqlLiteral, withLiterals } from '../src/db/sql-literal.js';
+import { transactionBetween } from '../src/repositories/bracketed-transaction.js';
+import { HotStatement } from '../src/repositories/hot-statement.js';
+import { migratedPglite } from '../src/testing/migrated-pglite.js';
+
+// An idempotent create's first and last statements travel with BEGIN and COMMIT on PostgreSQL: the
+// transaction must still be one unit (any failure undoes all of it), give its connection back clean,
+// and carry any text through the literals those messages need.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+let database: Database;
+const echo = new HotStatement('select ?::text as a, ?::int + 1 as b');
+const addTeam = new HotStatement('insert into teams (id, name, created_at, updated_at) values (?, ?, ?, ?)');
+const teamName = new HotStatement('select name from teams where id = ?');
+const TRICKY = "it's ? $1 -- \\' \\\\ ; commit; ünïcødé 🚗";
+
+beforeAll(async () => {
+  database = onPostgres
+    ? connectDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
+    : connectDatabase({ pglite: await migratedPglite() });
+  await migrateToLatest(database.knex);
+});
+afterAll(() => database?.close());
+
+const newTeam = (name: string) => [crypto.randomUUID(), name, new Date(), new Date()] as const;
+const nameOf = async (id: string) => (await teamName.rows(database.knex, [id]))[0]?.name;
+
+describe(`transactionBetween (${onPostgres ? 'postgres' : 'pglite'})`, () => {
+  it('hands the opening rows to the body and commits the closing statement with its writes', async () => {
+    const [bodyId, closingId] = [newTeam('Body'), newTeam(TRICKY)];
+    const result = await transactionBetween(
+      database.knex,
+      { statement: echo, values: [TRICKY, 41] },
+      async (trx, rows) => {
+        expect(rows).toEqual([{ a: TRICKY, b: 42 }]);
+        await addTeam.rows(trx, bodyId);
+        return { value: 'done', closing: { statement: addTeam, values: closingId } };
+      },
+    );
+    expect(result).toBe('done');
+    expect(await nameOf(bodyId[0])).toBe('Body');
+    expect(await nameOf(closingId[0])).toBe(TRICKY);
+  });
+
+  it('commits without a closing statement when the body gives none', async () => {
+    const team = newTeam('No closing');
+    await transactionBetween(database.knex, { statement: echo, values: ['x', 1] }, async (trx) => {
+      await addTeam.rows(trx, team);
+      return { value: undefined };
+    });
+    expect(await nameOf(team[0])).toBe('No closing');
+  });
+
+  it("undoes the opening's and the body's writes when the body throws", async () => {
+    const [opened, written] = [newTeam('Opened'), newTeam('Written')];
+    await expect(
+      transactionBetween(database.knex, { statement: addTeam, values: opened }, async (trx) => {
+        await addTeam.rows(trx, written);
+        throw new Error('body failed');
+      }),
+    ).rejects.toThrow('body failed');
+    expect(await nameOf(opened[0])).toBeUndefined();
+    expect(await nameOf(written[0])).toBeUndefined();
+  });
+
+  it('undoes everything when the closing statement fails, and every pooled connection stays usable', async () => {
+    const failing = new HotStatement('select 1 / ?::int as x');
+    // More runs than the pool has connections: a connection left in a failed transaction would surface.
+    for (let run = 0; run < 12; run++) {
+      const written = newTeam(`Written ${run}`);
+      await expect(
+        transactionBetween(database.knex, { statement: echo, values: ['a', 1] }, async (trx) => {
+          await addTeam.rows(trx, written);
+          return { value: run, closing: { statement: failing, values: [0] } };
+        }),
+      ).rejects.toThrow(/division by zero/);
+      expect(await nameOf(written[0])).toBeUndefined();
+    }
+    expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
+  });
+
+  it('reports a failed opening without running the body, and the connection stays usable', async () => {
+    const body = vi.fn();
+    for (let run = 0; run < 12; run++) {
+      await expect(
+        transactionBetween(database.knex, { statement: new HotStatement('select 1 / ?::int'), values: [0] }, body),
+      ).rejects.toThrow(/division by zero/);
+    }
+    expect(body).not.toHaveBeenCalled();
+    expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
+  });
+
+  it('runs as a savepoint inside a transaction the caller holds, undone with it', async () => {
+    const [outer, closing] = [newTeam('Outer'), newTeam('Closing')];
+    await database.knex
+      .transaction(async (trx: Knex.Transaction) => {
+        await addTeam.rows(trx, outer);
+        const rows = await transactionBetween(trx, { statement: echo, values: ['in', 1] }, async (_inner, opened) => ({
+          value: opened,
+          closing: { statement: addTeam, values: closing },
+        }));
+        expect(rows).toEqual([{ a: 'in', b: 2 }]);
+        expect(await teamName.rows(trx, [closing[0]])).toEqual([{ name: 'Closing' }]);
+        throw new Error('roll back the outer transaction');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back the outer transaction'));
+    expect(await nameOf(outer[0])).toBeUndefined();
+    expect(await nameOf(closing[0])).toBeUndefined();
+  });
+
+  it.skipIf(!onPostgres)('sends the opening with BEGIN and the closing with COMMIT: one message each', async () => {
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const [bodyId, closingId] = [newTeam('Counted'), newTeam('Counted closing')];
+      await transactionBetween(database.knex, { statement: echo, values: ['a', 1] }, async (trx) => {
+        await addTeam.rows(trx, bodyId);
+        return { value: undefined, closing: { statement: addTeam, values: closingId } };
+      });
+      const texts = sent.mock.calls.map(([query]) =>
+        typeof query === 'string' ? query : (query as { text: string }).text,
+      );
+      expect(texts).toHaveLength(3);
+      expect(texts[0]).toMatch(/^begin;\s+select/);
+      expect(texts[2]).toMatch(/;\s+commit$/);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+});
+
+describe('SQL literals', () => {
+  it('writes the types the bracketed statements bind, and refuses the rest', () => {
+    expect(sqlLiteral(null)).toBe('null');
+    expect(sqlLiteral(true)).toBe('true');
+    expect(sqlLiteral(201)).toBe("'201'");
+    expect(sqlLiteral(new Date('2026-01-02T03:04:05.678Z'))).toBe("'2026-01-02T03:04:05.678Z'");
+    expect(sqlLiteral("o'clock")).toBe("'o''clock'");
+    expect(sqlLiteral('back\\slash')).toBe(" E'back\\\\slash'");
+    expect(() => sqlLiteral(Number.NaN)).toThrow(TypeError);
+    expect(() => sqlLiteral({ a: 1 })).toThrow(/pass it as text/);
+    expect(() => sqlLiteral('nul\0byte')).toThrow(/NUL/);
+  });
+
+  it('fills each placeholder once and refuses a count that does not match', () => {
+    expect(withLiterals('select ?, ?', ['a', 1])).toBe("select 'a', '1'");
+    expect(() => withLiterals('select ?, ?', ['a'])).toThrow(RangeError);
+    expect(() => withLiterals('select ?', ['a', 'b'])).toThrow(RangeError);
+  });
+});
