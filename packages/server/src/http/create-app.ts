@@ -30,6 +30,7 @@ import { apiHandlers } from './handlers/api-handlers.js';
 import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 import type { TrustProxy } from './trust-proxy.js';
+import { weakEtag } from './weak-etag.js';
 
 export interface AppDeps {
   db: Knex;
@@ -95,6 +96,8 @@ export function createApp(deps: AppDeps): VsfApp {
   const app = express() as VsfApp;
   app.locals.services = services;
   app.disable('x-powered-by');
+  // Express's default ETag, computed without copying the body first (weak-etag.ts).
+  app.set('etag fn', weakEtag);
   // Forwarding headers name the client (req.ip, counted for failed authentication) only when configured.
   app.set('trust proxy', deps.trustProxy ?? false);
   // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).

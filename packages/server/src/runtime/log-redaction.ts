@@ -61,6 +61,31 @@ function carriesSecret(raw: string, options: RedactOptions): boolean {
   return decoded !== raw && redactText(decoded, options) !== decoded;
 }
 
+/** Each path segment that carries a secret (also percent-encoded) replaced. */
+export function redactPathSegments(path: string, options: RedactOptions = {}): string {
+  return path
+    .split('/')
+    .map((segment) => (carriesSecret(segment, options) ? REDACTED : segment))
+    .join('/');
+}
+
+/**
+ * False only when no segment of `path` can carry a secret, told by one pass over the whole path instead
+ * of one per segment (every request's log line asks). A match inside a segment is a match inside the
+ * path; a path that decodes whole decodes to its segments' decodings joined by `/` (an escape never
+ * spans one), and one that does not decode whole is left to the per-segment check.
+ */
+function mayCarrySecret(path: string, options: RedactOptions): boolean {
+  if (redactText(path, options) !== path) return true;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path.replace(/\+/g, ' '));
+  } catch {
+    return true;
+  }
+  return decoded !== path && redactText(decoded, options) !== decoded;
+}
+
 /**
  * A request URL as it may be logged: every query value whose name says credential is redacted, and
  * every path segment, query name or value that carries a secret (also percent-encoded) is replaced.
@@ -69,10 +94,7 @@ export function redactUrl(url: string, options: RedactOptions = {}): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   const query = queryAt === -1 ? undefined : url.slice(queryAt + 1);
-  const safePath = path
-    .split('/')
-    .map((segment) => (carriesSecret(segment, options) ? REDACTED : segment))
-    .join('/');
+  const safePath = mayCarrySecret(path, options) ? redactPathSegments(path, options) : path;
   if (query === undefined) return safePath;
   const safeQuery = query
     .split('&')
