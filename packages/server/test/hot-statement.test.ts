@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../src/db/connect-database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { HotStatement } from '../src/repositories/hot-statement.js';
+import { HotStatement, StatementCache } from '../src/repositories/hot-statement.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
 
 // The request path's fixed statements bypass knex's builder: they must bind like it, run inside a
@@ -43,5 +43,21 @@ describe(`HotStatement (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'}
     for (let run = 0; run < 12; run++)
       await expect(failing.rows(database.knex, [0])).rejects.toThrow(/division by zero/);
     expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
+  });
+
+  it('keeps a bounded number of texts, and past the bound prepares nothing on the connection', async () => {
+    const cache = new StatementCache(2);
+    const text = (n: number) => () => `select ${n}::int as n, ?::text as t /* cache-bound */`;
+    await database.knex.transaction(async (trx) => {
+      for (let n = 0; n < 5; n++) expect(await cache.get(`k${n}`, text(n)).rows(trx, ['x'])).toEqual([{ n, t: 'x' }]);
+      expect(cache.get('k1', text(1))).toBe(cache.get('k1', text(1)));
+      expect(cache.get('k4', text(4))).not.toBe(cache.get('k4', text(4)));
+      if (process.env.TEST_DATABASE_URL) {
+        const { rows } = await trx.raw(
+          "select count(*)::int as n from pg_prepared_statements where statement like '%cache-bound%'",
+        );
+        expect(rows[0].n).toBe(2);
+      }
+    });
   });
 });

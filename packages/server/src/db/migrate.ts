@@ -1,12 +1,9 @@
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { migrationSource } from './migrations/index.js';
 
 /** Any fixed number: the advisory lock every vsf-server process takes around its migrations. */
 const MIGRATION_LOCK = 0x76_73_66_6d; // "vsfm"
-
-interface PgConnection {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
-}
 
 /**
  * Brings the schema up to date; safe to call from several processes at once. knex's own migration lock
@@ -16,8 +13,12 @@ interface PgConnection {
  * find nothing to do. PGlite is one process's database, so it needs none.
  */
 export async function migrateToLatest(knex: Knex): Promise<string[]> {
-  if (knex.client.config.client !== 'pg') return latest(knex);
-  const connection = (await knex.client.acquireConnection()) as PgConnection;
+  // Told by the connection rather than the configured client's name, which may be a class (connect-database.ts).
+  const connection: unknown = await knex.client.acquireConnection();
+  if (!(connection instanceof pg.Client)) {
+    await knex.client.releaseConnection(connection);
+    return latest(knex);
+  }
   try {
     await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {

@@ -29,7 +29,11 @@ export class HotStatement {
   private readonly text: string;
   private readonly name: string;
 
-  constructor(private readonly sql: string) {
+  /** `prepared: false` runs it unnamed: PostgreSQL keeps no plan for it on the connection. */
+  constructor(
+    private readonly sql: string,
+    private readonly options: { prepared?: boolean } = {},
+  ) {
     let position = 0;
     this.text = sql.replace(/\?/g, () => `$${++position}`);
     this.name = `vsf_${createHash('sha256').update(this.text).digest('hex').slice(0, 24)}`;
@@ -40,7 +44,7 @@ export class HotStatement {
     const connection = await client.acquireConnection();
     try {
       // PGlite has no named statements; it runs in this process, so there is no round trip to save either.
-      const named = connection instanceof pg.Client;
+      const named = connection instanceof pg.Client && this.options.prepared !== false;
       const result = await (connection as Connection).query(
         named ? { name: this.name, text: this.text, values } : this.text,
         named ? undefined : values,
@@ -54,5 +58,27 @@ export class HotStatement {
   /** The statement as SQL text with its values written in, for a message that cannot carry parameters. */
   withValues(values: readonly unknown[]): string {
     return withLiterals(this.sql, values);
+  }
+}
+
+/**
+ * Hot statements whose text depends on the request (the columns a body writes), made once per distinct
+ * text. Bounded: the texts come from a table's known columns, but a client choosing among many optional
+ * fields could make very many; past the bound a statement is made, and run unprepared, for its one use.
+ */
+export class StatementCache {
+  private readonly statements = new Map<string, HotStatement>();
+
+  constructor(private readonly limit = 64) {}
+
+  get(key: string, sql: () => string): HotStatement {
+    let statement = this.statements.get(key);
+    if (!statement) {
+      const kept = this.statements.size < this.limit;
+      // Past the bound, unnamed: each connection would otherwise keep a plan for every text it saw.
+      statement = new HotStatement(sql(), { prepared: kept });
+      if (kept) this.statements.set(key, statement);
+    }
+    return statement;
   }
 }

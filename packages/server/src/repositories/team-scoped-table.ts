@@ -1,6 +1,6 @@
 import { type ColumnKind, type RecordColumn, recordColumns, snakeCase } from '@vsf/contract';
 import type { Knex } from 'knex';
-import { HotStatement } from './hot-statement.js';
+import { HotStatement, StatementCache } from './hot-statement.js';
 import { teamRowCount } from './team-row-counts.js';
 
 export type Executor = Knex | Knex.Transaction;
@@ -43,6 +43,8 @@ export class TeamScopedTable<R extends { id: string }> {
   /** One row by id, the request path's most frequent read, without the query builder (hot-statement.ts). */
   private readonly byId: HotStatement;
   private readonly byIdForUpdate: HotStatement;
+  /** Inserts and updates by the columns they write: a body sends one of a few field sets, each prepared once. */
+  private readonly writes = new StatementCache();
 
   constructor(
     readonly table: string,
@@ -187,16 +189,24 @@ export class TeamScopedTable<R extends { id: string }> {
 
   async insert(db: Executor, teamId: string, values: Changes<R> & { id: string }, now: Date): Promise<R> {
     const row = { ...this.toRow(values), team_id: teamId, created_at: now, updated_at: now };
-    const [inserted] = await db(this.table).insert(row).returning('*');
-    return this.toRecord(inserted);
+    const columns = Object.keys(row);
+    const insert = this.writes.get(`insert ${columns}`, () => {
+      const names = columns.map((column) => `"${column}"`).join(', ');
+      return `insert into "${this.table}" (${names}) values (${columns.map(() => '?').join(', ')}) returning *`;
+    });
+    const [inserted] = await insert.rows(db, Object.values(row));
+    return this.toRecord(inserted as Record<string, unknown>);
   }
 
   /** Applies the changed fields and bumps `updated_at`; undefined when the team has no such row. */
   async update(db: Executor, teamId: string, id: string, values: Changes<R>, now: Date): Promise<R | undefined> {
-    const [updated] = await this.scoped(db, teamId)
-      .where(`${this.table}.id`, id)
-      .update({ ...this.toRow(values), updated_at: now })
-      .returning('*');
+    const row = { ...this.toRow(values), updated_at: now };
+    const columns = Object.keys(row);
+    const update = this.writes.get(`update ${columns}`, () => {
+      const assignments = columns.map((column) => `"${column}" = ?`).join(', ');
+      return `update "${this.table}" set ${assignments} where team_id = ? and id = ? returning *`;
+    });
+    const [updated] = await update.rows(db, [...Object.values(row), teamId, id]);
     return updated ? this.toRecord(updated) : undefined;
   }
 
