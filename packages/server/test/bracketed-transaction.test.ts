@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectDatabase, type Database } from '../src/db/connect-database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { sqlLiteral, withLiterals } from '../src/db/sql-literal.js';
+import { escapedText, sqlLiteral, withLiterals } from '../src/db/sql-literal.js';
 import { transactionBetween } from '../src/repositories/bracketed-transaction.js';
 import { HotStatement } from '../src/repositories/hot-statement.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
@@ -143,6 +144,20 @@ describe('SQL literals', () => {
     expect(() => sqlLiteral(Number.NaN)).toThrow(TypeError);
     expect(() => sqlLiteral({ a: 1 })).toThrow(/pass it as text/);
     expect(() => sqlLiteral('nul\0byte')).toThrow(/NUL/);
+  });
+
+  it("escapes text exactly as pg's escapeLiteral does", () => {
+    const text = fc.string({ unit: fc.constantFrom("'", '\\', 'a', ' ', 'E', '"', '$', 'ü', '🚗') });
+    fc.assert(
+      fc.property(text, (value) => escapedText(value) === pg.escapeLiteral(value)),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme' }).filter((value) => !value.includes('\0')),
+        (value) => escapedText(value) === pg.escapeLiteral(value),
+      ),
+    );
   });
 
   it('fills each placeholder once and refuses a count that does not match', () => {

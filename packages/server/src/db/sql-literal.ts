@@ -1,5 +1,3 @@
-import pg from 'pg';
-
 /**
  * A value written into SQL text as a literal, for the statements that must travel in one simple-protocol
  * message with `BEGIN` or `COMMIT` (that protocol has no parameters). Only the types those statements
@@ -29,8 +27,10 @@ export function withLiterals(sql: string, values: readonly unknown[]): string {
   return text;
 }
 
-function escapedText(text: string): string {
+/** What pg's `escapeLiteral` writes, with native replaces instead of its loop over every character. */
+export function escapedText(text: string): string {
   // The protocol ends a query at a NUL byte: the rest of the message would be cut off, not escaped.
   if (text.includes('\0')) throw new TypeError('Text with a NUL character cannot be stored in PostgreSQL');
-  return pg.escapeLiteral(text);
+  const quoted = `'${text.replaceAll("'", "''")}'`;
+  return text.includes('\\') ? ` E${quoted.replaceAll('\\', '\\\\')}` : quoted;
 }
