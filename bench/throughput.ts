@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import type { BenchContext } from './lib/bench-context.js';
 import { ROOT, spawnTs, stop, waitForLine } from './lib/child-process.js';
 import { type Figure, figure } from './lib/figure.js';
+import { startReferenceServer } from './lib/reference-server.js';
 
 const CONNECTIONS = 32;
 const SECONDS = 8;
@@ -17,10 +18,17 @@ interface Load {
   idempotent?: boolean;
 }
 
-async function requestsPerSecond(origin: string, load: Load, headers: Record<string, string>): Promise<number> {
+/** With several origins (instances of one server), autocannon spreads the connections over them in turn. */
+async function requestsPerSecond(
+  origin: string | string[],
+  load: Load,
+  headers: Record<string, string>,
+): Promise<number> {
+  const urls = (Array.isArray(origin) ? origin : [origin]).map((o) => `${o}${load.path}`);
   const run = (duration: number) =>
     autocannon({
-      url: `${origin}${load.path}`,
+      // autocannon takes an array of URLs (its README); its type declaration says only string.
+      url: (urls.length === 1 ? urls[0] : urls) as string,
       method: load.method ?? 'GET',
       connections: CONNECTIONS,
       duration,
@@ -66,9 +74,19 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
     target: number;
     /** Also measure Express 5 alone on the floor's SQL (express-ceiling-server.ts): the framework's own cost. */
     ceiling?: boolean;
+    /** Also measure two server instances on the same database, the load spread over both (README: deployment). */
+    instances?: boolean;
   }[] = [
     { id: 'list', title: 'GET /cars?limit=50', load: { path: '/cars?limit=50' }, ...small, target: 0.6 },
-    { id: 'get', title: 'GET /cars/:id', load: { path: `/cars/${car.id}` }, ...small, target: 0.6, ceiling: true },
+    {
+      id: 'get',
+      title: 'GET /cars/:id',
+      load: { path: `/cars/${car.id}` },
+      ...small,
+      target: 0.6,
+      ceiling: true,
+      instances: true,
+    },
     {
       id: 'create',
       title: 'POST /cars with an Idempotency-Key',
@@ -76,10 +94,11 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
       ...writer,
       target: 0.5,
       ceiling: true,
+      instances: true,
     },
   ];
   const figures: Figure[] = [];
-  for (const { id, title, load, teamId, key, target, ceiling } of loads) {
+  for (const { id, title, load, teamId, key, target, ceiling, instances } of loads) {
     const floor = await alone('bench/lib/floor-server.ts', [db.url, teamId], (origin) =>
       requestsPerSecond(origin, load, {}),
     );
@@ -89,9 +108,13 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
           requestsPerSecond(origin, load, {}),
         )
       : undefined;
+    const twoInstances = instances
+      ? await withSecondInstance(ctx, (origins) => requestsPerSecond(origins, load, { authorization: `Bearer ${key}` }))
+      : undefined;
     ctx.log(
       `throughput ${title}: server ${Math.round(value)} req/s, floor ${Math.round(floor)} req/s` +
-        (express ? `, Express alone ${Math.round(express)} req/s` : ''),
+        (express ? `, Express alone ${Math.round(express)} req/s` : '') +
+        (twoInstances ? `, two instances ${Math.round(twoInstances)} req/s` : ''),
     );
     figures.push(
       figure({
@@ -103,18 +126,37 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
         comparison: '>=',
         target,
         floorIs: 'a bare node:http + pg server running the same SQL, no framework, auth, logging or rate limit',
-        ...(express
-          ? {
-              details: {
+        details: {
+          ...(express
+            ? {
                 expressAloneReqPerSec: Math.round(express),
                 expressAloneRatio: Math.round((express / floor) * 1000) / 1000,
-              },
-            }
-          : {}),
+              }
+            : {}),
+          ...(twoInstances
+            ? {
+                twoInstancesReqPerSec: Math.round(twoInstances),
+                twoInstancesVsOne: Math.round((twoInstances / value) * 1000) / 1000,
+              }
+            : {}),
+        },
       }),
     );
   }
   return figures;
+}
+
+/**
+ * A second `vsf-server` on the same database beside the bench's own, for one measurement across both: on
+ * this 2-core machine they share the cores with PostgreSQL and the load generator.
+ */
+async function withSecondInstance<T>(ctx: BenchContext, measure: (origins: string[]) => Promise<T>): Promise<T> {
+  const second = await startReferenceServer(ctx.db.url);
+  try {
+    return await measure([ctx.server.baseUrl, second.baseUrl]);
+  } finally {
+    await second.close();
+  }
 }
 
 /** Runs a one-purpose server (it prints `floor listening on <url>`) for one measurement. */
