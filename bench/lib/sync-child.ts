@@ -1,7 +1,8 @@
 /**
  * One full sync of a team's cars in its own process, so its time and peak RSS are the sync's alone.
  * Prints one JSON line: {rows, durationMs, peakRssBytes, ...}. `--source idle` loads and opens the same
- * things and syncs nothing: the memory floor.
+ * things and syncs nothing: the library's memory floor. The process keeps V8's defaults, as a library's
+ * host does; the `sync-memory` figure itself is `vsf sync`'s (full-sync.ts), which sets its own.
  */
 import { readFileSync } from 'node:fs';
 import { VsfClient } from '@vsf/sdk';

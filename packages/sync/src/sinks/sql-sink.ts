@@ -6,6 +6,7 @@ import { processAlive } from './process-alive.js';
 import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
 import { columnType } from './sql/column-types.js';
 import { PostgresConnection } from './sql/postgres-connection.js';
+import { PostgresPageWriter, UPSERT_ROWS } from './sql/postgres-page-writer.js';
 import { writeRecordValues } from './sql/record-values.js';
 import { quote, type SqlConnection } from './sql/sql-connection.js';
 import { SqliteConnection } from './sql/sqlite-connection.js';
@@ -14,8 +15,6 @@ import { SqlitePageWriter } from './sql/sqlite-page-writer.js';
 const STATE_TABLE = 'vsf_sync_state';
 const LOCK_TABLE = 'vsf_sync_lock';
 const LOCK_NAME = 'mirror';
-/** Records per upsert statement: 200 × ~25 columns stays far below SQLite's and PostgreSQL's parameter limits. */
-const UPSERT_ROWS = 200;
 const SAVE_STATE =
   `insert into ${STATE_TABLE} (resource, watermark, checkpoint, feed_cursor, updated_at) values (?, ?, ?, ?, ?) ` +
   'on conflict (resource) do update set watermark = excluded.watermark, checkpoint = excluded.checkpoint, feed_cursor = excluded.feed_cursor, updated_at = excluded.updated_at';
@@ -39,6 +38,7 @@ export class SqlSink implements Sink {
   private lockOwner: string | undefined;
   private readonly upserts = new Map<string, string>();
   private readonly sqliteWriters = new Map<string, SqlitePageWriter>();
+  private readonly postgresWriters = new Map<string, PostgresPageWriter>();
   private connection: Promise<SqlConnection> | undefined;
 
   constructor(
@@ -211,24 +211,8 @@ export class SqlSink implements Sink {
       // better-sqlite3 is synchronous: the page is written within this one transaction's turn.
       return db.transaction(async () => writer.write(records, checkpoint, now));
     }
-    return db.transaction(async (tx) => {
-      // As for SQLite: a page and its checkpoint may be lost together in a crash, then fetched again,
-      // so waiting for the WAL flush at each page's commit buys nothing. completeRun stays synchronous.
-      await tx.run('set local synchronous_commit = off');
-      // Ids repeat across pages while records change; within one statement a row may appear once.
-      const unique = records.length > 1 ? [...new Map(records.map((r) => [String(r.id), r])).values()] : records;
-      const width = resource.columns.length + 2;
-      for (let i = 0; i < unique.length; i += UPSERT_ROWS) {
-        const rows = Math.min(UPSERT_ROWS, unique.length - i);
-        const bindings: unknown[] = new Array(rows * width);
-        for (let r = 0; r < rows; r++) {
-          writeRecordValues(bindings, r * width, resource, unique[i + r]!, false, checkpoint.runId, now);
-        }
-        await tx.run(this.upsertSql(resource, rows), bindings, { reuse: true });
-      }
-      await tx.run(SAVE_CHECKPOINT, [resource.name, JSON.stringify(checkpoint), now]);
-      return { upserted: unique.length };
-    });
+    const writer = this.postgresWriter(resource);
+    return db.transaction((tx) => writer.write(tx, records, checkpoint, now));
   }
 
   /** The resource's SQLite page writer, with its statements prepared once for the sink's life. */
@@ -237,6 +221,16 @@ export class SqlSink implements Sink {
     if (!writer) {
       writer = new SqlitePageWriter(resource, db.prepare(this.upsertSql(resource, 1)), db.prepare(SAVE_CHECKPOINT));
       this.sqliteWriters.set(resource.name, writer);
+    }
+    return writer;
+  }
+
+  /** The resource's PostgreSQL page writer, with its bindings kept for the sink's life. */
+  private postgresWriter(resource: ResourceSpec): PostgresPageWriter {
+    let writer = this.postgresWriters.get(resource.name);
+    if (!writer) {
+      writer = new PostgresPageWriter(resource, (rows) => this.upsertSql(resource, rows), SAVE_CHECKPOINT);
+      this.postgresWriters.set(resource.name, writer);
     }
     return writer;
   }

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ResourceSpec } from '../../resources.js';
 import type { Checkpoint } from '../sink.js';
+import { distinctIdCount } from './distinct-ids.js';
 import { writeRecordValues } from './record-values.js';
 
 /**
@@ -22,13 +23,11 @@ export class SqlitePageWriter {
 
   /** Runs inside the caller's transaction: the page and its checkpoint commit together. */
   write(records: readonly Record<string, unknown>[], checkpoint: Checkpoint, now: string): { upserted: number } {
-    const ids = new Set<unknown>();
     for (const record of records) {
       writeRecordValues(this.values, 0, this.resource, record, true, checkpoint.runId, now);
       this.upsert.run(this.values);
-      ids.add(String(record.id));
     }
     this.saveCheckpoint.run(this.resource.name, JSON.stringify(checkpoint), now);
-    return { upserted: ids.size };
+    return { upserted: distinctIdCount(records) };
   }
 }
