@@ -2,20 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ResourceSpec, selectResources } from '../resources.js';
+import { locations, locationRecord as record, checkpoint as runCheckpoint } from '../../test/support/sink-fixtures.js';
 import { openSink } from './open-sink.js';
-import type { Checkpoint } from './sink.js';
 
-const locations = selectResources(['locations'])[0] as ResourceSpec;
-const checkpoint = (nextPage: number): Checkpoint => ({
-  runId: 'r1',
-  mode: 'full',
-  startedAt: '2026-06-01T12:00:00.000Z',
-  nextPage,
-  updatedAfter: null,
-  firstTotal: 2,
-});
-const record = (id: string) => ({ id, name: id, isActive: true, updatedAt: '2026-06-01T11:00:00.000Z' });
+const checkpoint = (nextPage: number) => runCheckpoint(nextPage, 2);
 
 describe('SqlSink page checkpoints (SQLite)', () => {
   it('saves each page with its checkpoint, keeping the watermark and feed cursor of the last run', async () => {

@@ -1,20 +1,14 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ResourceSpec, selectResources } from '../../resources.js';
+import {
+  locations,
+  locationRecord as record,
+  checkpoint as runCheckpoint,
+} from '../../../test/support/sink-fixtures.js';
 import { openSink } from '../open-sink.js';
-import type { Checkpoint } from '../sink.js';
 
 const PG = process.env.TEST_DATABASE_URL;
-const locations = selectResources(['locations'])[0] as ResourceSpec;
-const checkpoint = (nextPage: number): Checkpoint => ({
-  runId: 'r1',
-  mode: 'full',
-  startedAt: '2026-06-01T12:00:00.000Z',
-  nextPage,
-  updatedAfter: null,
-  firstTotal: 500,
-});
-const record = (id: string, name = id) => ({ id, name, isActive: true, updatedAt: '2026-06-01T11:00:00.000Z' });
+const checkpoint = (nextPage: number) => runCheckpoint(nextPage, 500);
 const schema = `vsf_page_writer_${Math.random().toString(36).slice(2, 10)}`;
 
 /** A sink in a schema of its own: the test database also holds the server's tables. */
