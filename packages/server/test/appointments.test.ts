@@ -1,7 +1,7 @@
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
+import type { ApiCaller } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 let server: TestServer;
@@ -11,16 +11,12 @@ let carId: string;
 let customerId: string;
 const slot = { startAt: '2030-03-01T09:00:00+01:00', endAt: '2030-03-01T10:30:00+01:00' };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer(async (team) => {
+  ({ server, api, teamId } = team);
   customerId = (await api('POST', '/customers', { body: { firstName: 'Ada', lastName: 'L' } })).body.data.id;
   carId = (await api('POST', '/cars', { body: { year: 1967, make: 'Ford', model: 'Mustang', customerId } })).body.data
     .id;
 });
-afterAll(() => server?.close());
 
 describe('appointments', () => {
   it('schedules a vehicle event with its own session and never moves the car', async () => {

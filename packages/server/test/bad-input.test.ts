@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../src/http/json-safety.js';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import type { TestServer } from '../src/testing/index.js';
+import { type ApiCaller, isApiError } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 // Inputs an outside review found answering 500 (issue #15): each must be a 400 ApiError (or 404/413/415)
@@ -14,17 +14,12 @@ let key: string;
 let teamId: string;
 let eventTypeId: string;
 
-const car = { year: 1967, make: 'Ford', model: 'Mustang' };
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  key = created.key;
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, key);
+teamServer(async (team) => {
+  ({ server, api, key, teamId } = team);
   eventTypeId = (await api('GET', '/event-types')).body.data[0].id;
 });
-afterAll(() => server?.close());
+
+const car = { year: 1967, make: 'Ford', model: 'Mustang' };
 
 /** Sends the request and asserts the refusal: the status, the ApiError shape, and no row changed. */
 async function expectRefused(

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ALL_SCOPES,
   V1CampaignContentStep,
   V1CampaignContentStepUpdate,
   V1CampaignSend,
@@ -15,30 +14,30 @@ import {
   V1SocialEventRsvp,
   V1SocialEventRsvpUpdate,
 } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { OutboxProvider } from '../src/providers/messaging/outbox-provider.js';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import type { TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 let server: TestServer;
 let api: ApiCaller;
 let teamId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const team = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = team.team.id;
-  api = apiCaller(server.baseUrl, team.key);
+teamServer((team) => {
+  ({ server, api, teamId } = team);
 });
-afterAll(() => server?.close());
 
 async function post(path: string, body: unknown) {
   const res = await api('POST', path, { body });
   expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(201);
   return res.body.data;
 }
+
+const emailTemplate = (name: string, subject: string, body: string) =>
+  post('/marketing/templates', { name, channel: 'email', subject, body });
 
 const ALL_NO = {
   invoices: false,
@@ -64,12 +63,11 @@ async function customer(fields: Record<string, unknown>, preferences: Partial<ty
 
 describe('templates', () => {
   it('records the variables used and refuses unknown ones or stray braces when saved', async () => {
-    const t = await post('/marketing/templates', {
-      name: 'Renewal',
-      channel: 'email',
-      subject: 'Your storage, {{ firstName }}',
-      body: 'Dear {{firstName}} {{lastName}} of {{companyName}}',
-    });
+    const t = await emailTemplate(
+      'Renewal',
+      'Your storage, {{ firstName }}',
+      'Dear {{firstName}} {{lastName}} of {{companyName}}',
+    );
     expect(t.variables).toEqual(['firstName', 'lastName', 'companyName']);
     const bad = await api('POST', '/marketing/templates', {
       body: { name: 'Bad', channel: 'email', subject: 'Hi {{first_name}}', body: 'Total: {{amount} due' },
@@ -99,12 +97,7 @@ describe('templates', () => {
 
 describe('content steps', () => {
   it('copies a template into the step; later template edits leave the step alone', async () => {
-    const template = await post('/marketing/templates', {
-      name: 'Open house',
-      channel: 'email',
-      subject: 'Open house, {{firstName}}',
-      body: 'Join us',
-    });
+    const template = await emailTemplate('Open house', 'Open house, {{firstName}}', 'Join us');
     const campaign = await post('/marketing/campaigns', { name: 'Spring' });
     expect(campaign.status).toBe('draft');
     const step = await post(`/marketing/campaigns/${campaign.id}/content`, {
@@ -255,12 +248,7 @@ describe('drafts and what a send needs', () => {
   });
 
   it('copies a template only for keys with read:templates, and tells the others nothing about it', async () => {
-    const template = await post('/marketing/templates', {
-      name: 'Secret',
-      channel: 'email',
-      subject: 'S',
-      body: 'Body',
-    });
+    const template = await emailTemplate('Secret', 'S', 'Body');
     const campaign = await post('/marketing/campaigns', { name: 'Scopes' });
     const campaignsOnly = apiCaller(
       server.baseUrl,

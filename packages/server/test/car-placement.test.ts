@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, type Scope } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 // A car's own parkingSpotId/parkingZoneId (POST/PATCH /cars) place it exactly as a drop-off does.
@@ -25,17 +26,13 @@ const newSpot = async (zone = zoneId) =>
 const stays = async (query: Record<string, string>) =>
   (await api('GET', '/parking-assignments', { query: { limit: '200', ...query } })).body.data;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer(async (team) => {
+  ({ server, api, teamId } = team);
   zoneId = (await api('POST', '/parking-zones', { body: { name: 'Hall P' } })).body.data.id;
   otherZoneId = (await api('POST', '/parking-zones', { body: { name: 'Hall Q' } })).body.data.id;
   const scopes: Scope[] = ['read:cars', 'write:cars', 'read:parking'];
   carsOnly = apiCaller(server.baseUrl, (await server.createKey(teamId, scopes)).key);
 });
-afterAll(() => server?.close());
 
 describe('car location fields', () => {
   it('POST /cars with parkingSpotId parks the car: spot taken, stay started, zone and label filled in', async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 
 let server: TestServer;
 let api: ApiCaller;
@@ -12,14 +13,9 @@ let key: string;
 const countCars = async (make: string) =>
   Number((await server.db('cars').where({ team_id: teamId, make }).count({ n: '*' }).first())?.n);
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  key = created.key;
-  api = apiCaller(server.baseUrl, key);
+teamServer((team) => {
+  ({ server, teamId, key, api } = team);
 });
-afterAll(() => server?.close());
 
 describe('Idempotency-Key on POST', () => {
   it('replays the first response for the same key and body, creating one record', async () => {

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
+import type { ApiCaller } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 
 // N concurrent clients send mixed reads and writes for a fixed, bounded time. Every acknowledged write
 // is remembered; afterwards each record must hold, in the database, exactly the values of its last
@@ -19,13 +19,9 @@ let server: TestServer;
 let teamId: string;
 let api: ApiCaller;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer((team) => {
+  ({ server, api, teamId } = team);
 });
-afterAll(() => server?.close());
 
 type Values = Record<string, string | number | null>;
 

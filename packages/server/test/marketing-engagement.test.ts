@@ -1,12 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES, V1Customer, V1CustomerCreate } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/http/create-app.js';
 import type { SocialProvider } from '../src/providers/social/social-provider.js';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import type { TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
 import { ODD_URLS } from './support/odd-urls.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 let server: TestServer;
@@ -14,14 +15,9 @@ let api: ApiCaller;
 let key: string;
 let teamId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  key = created.key;
-  api = apiCaller(server.baseUrl, key);
+teamServer((team) => {
+  ({ server, api, key, teamId } = team);
 });
-afterAll(() => server?.close());
 
 const db = () => server.db('customers');
 const unique = () => Math.random().toString(36).slice(2, 10);

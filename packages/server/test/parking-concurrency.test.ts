@@ -1,7 +1,7 @@
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, type ApiResponse, apiCaller } from './support/api-caller.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
+import type { ApiCaller, ApiResponse } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 
 // Many requests race to put different cars into one free spot, through every path that takes a spot
 // (a new car's parkingSpotId, a PATCH of a car's, a drop-off event): exactly one wins, every other one is
@@ -18,14 +18,10 @@ let zoneId: string;
 
 const car = { year: 1988, make: 'Porsche', model: '944' };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer(async (team) => {
+  ({ server, api, teamId } = team);
   zoneId = (await api('POST', '/parking-zones', { body: { name: 'Race hall' } })).body.data.id;
 });
-afterAll(() => server?.close());
 
 describe('one spot, many claimants', () => {
   it(`exactly one of ${PER_PATH * 3} concurrent placements through every path wins, ${ROUNDS} rounds`, async () => {

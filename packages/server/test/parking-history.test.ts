@@ -1,7 +1,7 @@
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
+import type { ApiCaller } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 // occurredAt may backdate an event, but never into the future beyond clock skew, and never so that the
@@ -24,14 +24,10 @@ const newSpot = async () =>
   ).body.data.id as string;
 const event = (carId: string, body: Record<string, unknown>) => api('POST', `/cars/${carId}/events`, { body });
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer(async (team) => {
+  ({ server, api, teamId } = team);
   zoneId = (await api('POST', '/parking-zones', { body: { name: 'History hall' } })).body.data.id;
 });
-afterAll(() => server?.close());
 
 async function expectRefused(carId: string, body: Record<string, unknown>, status: number, match: RegExp) {
   const before = await snapshotTeamData(server.db, teamId);

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,34 +8,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type S3TestServer, startS3TestServer } from '../src/testing/s3-test-server.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
 import { type S3FaultProxy, startS3FaultProxy } from './support/s3-fault-proxy.js';
+import { type ServerProcess, startServerProcess } from './support/server-process.js';
 
-const bin = join(import.meta.dirname, '../src/bin/vsf-server.ts');
-const tsx = join(import.meta.dirname, '../../../node_modules/.bin/tsx');
 const adminToken = 's3-media-test-admin-token-0123456789';
 const BUCKET = 'vsf-media';
 const PREFIX = 'deployment-a/';
-
-/** `vsf-server start` as an operator runs it: the database from the environment, media in S3 via `VSF_S3_*`. */
-function startServerProcess(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(tsx, [bin, 'start'], {
-    // Errors only: the test reads what an operator would see when S3 fails.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ child, url: (match[1] as string).replace('localhost', '127.0.0.1'), output: () => output });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`vsf-server exited with ${code}:\n${output}`)));
-  });
-}
 
 /** Image bytes the server accepts (the magic bytes are checked), large enough to be a real photo. */
 function image(kind: 'jpeg' | 'png', size: number): Buffer {
@@ -49,7 +25,7 @@ function image(kind: 'jpeg' | 'png', size: number): Buffer {
 describe(`vsf-server with media in S3 (s3rver) on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`, () => {
   let s3: S3TestServer;
   let proxy: S3FaultProxy;
-  let server: Awaited<ReturnType<typeof startServerProcess>>;
+  let server: ServerProcess;
   let bucket: S3Client;
   let api: ApiCaller;
   let key: string;
@@ -98,13 +74,7 @@ describe(`vsf-server with media in S3 (s3rver) on ${process.env.TEST_DATABASE_UR
     });
   });
   afterAll(async () => {
-    if (server) {
-      server.child.removeAllListeners('exit');
-      await new Promise((resolve) => {
-        server.child.once('exit', resolve);
-        server.child.kill('SIGTERM');
-      });
-    }
+    await server?.stop();
     bucket?.destroy();
     await proxy?.close();
     await s3?.close();

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESOURCE_TABLES } from '../src/services/standard/resource-tables.js';
-import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
-import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import type { TestServer } from '../src/testing/start-test-server.js';
+import type { ApiCaller } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 
 // An unfiltered list's `total` comes from per-team row counts kept by statement triggers (migration 023),
 // not from count(*). They must equal count(*) exactly, whatever writes them and however concurrently.
@@ -28,13 +28,9 @@ async function drift(team: string): Promise<string[]> {
   return wrong;
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer((team) => {
+  ({ server, api, teamId } = team);
 });
-afterAll(() => server?.close());
 
 describe('team row counts', () => {
   it('cover every team table the API lists, with both triggers', async () => {

@@ -1,7 +1,7 @@
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
+import { type ApiCaller, isApiError } from './support/api-caller.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 let server: TestServer;
@@ -22,16 +22,12 @@ const prefs = {
   marketing: true,
 };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer(async (team) => {
+  ({ server, api, teamId } = team);
   customerId = (await api('POST', '/customers', { body: { firstName: 'A', lastName: 'B' } })).body.data.id;
   carId = (await api('POST', '/cars', { body: car })).body.data.id;
   contactId = (await api('POST', '/contacts', { body: { customerId, firstName: 'C', lastName: 'D' } })).body.data.id;
 });
-afterAll(() => server?.close());
 
 // [description, method, path (ids filled lazily), body, expected failing path]
 const cases: [string, string, () => string, () => unknown, string][] = [

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -9,45 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../src/db/connect-database.js';
 import { apiCaller } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
+import { type ServerProcess, startServerProcess } from './support/server-process.js';
 
 const run = promisify(execFile);
 const bin = join(import.meta.dirname, '../src/bin/vsf-server.ts');
 const tsx = join(import.meta.dirname, '../../../node_modules/.bin/tsx');
 const adminToken = 'cli-test-admin-token-0123456789';
 
-/** Starts `vsf-server start` as a user would and resolves once it prints where it listens. */
-function startServerProcess(
-  env: Record<string, string>,
-  args: string[] = [],
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  // HOST and VSF_DEMO only as each test sets them: the defaults are under test.
-  const { HOST: _host, VSF_DEMO: _demo, DATABASE_URL: _db, ...inherited } = process.env;
-  const child = spawn(tsx, [bin, 'start', ...args], {
-    env: { ...inherited, PORT: '0', LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && /Admin:.*\n/.test(output)) {
-        resolve({ child, url: match[1] as string, output: () => output });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`vsf-server exited with ${code}:\n${output}`)));
-  });
-}
+// HOST, VSF_DEMO and DATABASE_URL only as each test sets them: the defaults are under test.
+const UNSET = { HOST: undefined, VSF_DEMO: undefined, DATABASE_URL: undefined };
+// Through the tsx wrapper, as in a checkout. Run directly, the server can take a SIGTERM sent right after
+// its banner before it has installed its handler, and end by the signal rather than with code 0.
+const start = (env: Record<string, string>, args: string[] = []) =>
+  startServerProcess({ ...UNSET, LOG_LEVEL: 'silent', ...env }, { args, launcher: 'tsx' });
 
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
+/** SIGTERM, as an operator stops it; resolves with the exit code. */
+const stop = async (server: ServerProcess) => (await server.stop()).code;
 
 describe('vsf-server start on the embedded database', () => {
   const base = mkdtempSync(join(tmpdir(), 'vsf-data-'));
@@ -56,7 +33,7 @@ describe('vsf-server start on the embedded database', () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('prints a working demo key with every scope on a new database, and nothing secret on later starts', async () => {
-    const first = await startServerProcess({ VSF_DATA_DIR: dataDir });
+    const first = await start({ VSF_DATA_DIR: dataDir });
     // No HOST: loopback only.
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const key = /VSF_API_KEY=(\S+)/.exec(first.output())?.[1];
@@ -76,9 +53,9 @@ describe('vsf-server start on the embedded database', () => {
       body: { sessionId: event.body.data.sessionId, filename: 'f.png', contentType: 'image/png', base64: TINY_PNG },
     });
     expect(photo.status).toBe(201);
-    expect(await stop(first.child)).toBe(0);
+    expect(await stop(first)).toBe(0);
 
-    const second = await startServerProcess({ VSF_DATA_DIR: dataDir });
+    const second = await start({ VSF_DATA_DIR: dataDir });
     expect(second.output()).not.toContain('VSF_API_KEY=');
     const kept = await apiCaller(`${second.url}/api/v1`, key)('GET', `/cars/${car.body.data.id}`);
     expect(kept.status).toBe(200);
@@ -87,7 +64,7 @@ describe('vsf-server start on the embedded database', () => {
     expect(media.status).toBe(200);
     expect(Buffer.from(await media.arrayBuffer())).toEqual(Buffer.from(TINY_PNG, 'base64'));
     expect(existsSync(join(base, 'media'))).toBe(true);
-    expect(await stop(second.child)).toBe(0);
+    expect(await stop(second)).toBe(0);
   }, 120_000);
 });
 
@@ -112,32 +89,32 @@ describe('vsf-server start listens on loopback unless HOST is set', () => {
     "is unreachable on the machine's network address by default, reachable with HOST=0.0.0.0",
     async () => {
       const address = externalAddress() as string;
-      const local = await startServerProcess({ VSF_DATA_DIR: 'memory://' }, ['--no-demo']);
+      const local = await start({ VSF_DATA_DIR: 'memory://' }, ['--no-demo']);
       try {
         const { port } = new URL(local.url);
         expect(await reachable('127.0.0.1', port)).toBe(true);
         expect(await reachable(address, port)).toBe(false);
       } finally {
-        await stop(local.child);
+        await stop(local);
       }
-      const everywhere = await startServerProcess({ VSF_DATA_DIR: 'memory://', HOST: '0.0.0.0' }, ['--no-demo']);
+      const everywhere = await start({ VSF_DATA_DIR: 'memory://', HOST: '0.0.0.0' }, ['--no-demo']);
       try {
         expect(await reachable(address, new URL(everywhere.url).port)).toBe(true);
       } finally {
-        await stop(everywhere.child);
+        await stop(everywhere);
       }
     },
     120_000,
   );
 
   it('makes no demo team on the embedded database with --no-demo, and says how to create the first team', async () => {
-    const started = await startServerProcess({ VSF_DATA_DIR: 'memory://' }, ['--no-demo']);
+    const started = await start({ VSF_DATA_DIR: 'memory://' }, ['--no-demo']);
     try {
       expect(started.output()).not.toContain('VSF_API_KEY=');
       expect(started.output()).toContain('vsf-server teams create');
       expect(started.output()).toContain('VSF_ADMIN_TOKEN');
     } finally {
-      await stop(started.child);
+      await stop(started);
     }
   }, 120_000);
 });
@@ -158,12 +135,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('vsf-server start on a brand-new P
   });
 
   it('creates no team and prints no secret unless asked; with VSF_DEMO=1 it prints a working demo key', async () => {
-    const plain = await startServerProcess({ DATABASE_URL: databaseUrl, VSF_ADMIN_TOKEN: adminToken });
+    const plain = await start({ DATABASE_URL: databaseUrl, VSF_ADMIN_TOKEN: adminToken });
     expect(plain.output()).toContain('using PostgreSQL');
     expect(plain.output()).not.toContain('VSF_API_KEY=');
     expect(plain.output()).not.toMatch(/vsf_[0-9a-z]{12}\./);
     expect(plain.output()).toContain('vsf-server teams create');
-    expect(await stop(plain.child)).toBe(0);
+    expect(await stop(plain)).toBe(0);
     const db = connectDatabase({ databaseUrl });
     try {
       expect(Number((await db.knex('teams').count({ n: '*' }).first())?.n)).toBe(0);
@@ -171,22 +148,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)('vsf-server start on a brand-new P
       await db.close();
     }
 
-    const demo = await startServerProcess({ DATABASE_URL: databaseUrl, VSF_DEMO: '1' });
+    const demo = await start({ DATABASE_URL: databaseUrl, VSF_DEMO: '1' });
     const key = /VSF_API_KEY=(\S+)/.exec(demo.output())?.[1];
     expect(key).toMatch(/^vsf_/);
     expect((await apiCaller(`${demo.url}/api/v1`, key)('GET', '/cars')).status).toBe(200);
-    expect(await stop(demo.child)).toBe(0);
+    expect(await stop(demo)).toBe(0);
 
     // --demo on a database that has a team: nothing is created or printed.
-    const again = await startServerProcess({ DATABASE_URL: databaseUrl }, ['--demo']);
+    const again = await start({ DATABASE_URL: databaseUrl }, ['--demo']);
     expect(again.output()).not.toContain('VSF_API_KEY=');
     expect(again.output()).not.toContain('no team yet');
-    expect(await stop(again.child)).toBe(0);
+    expect(await stop(again)).toBe(0);
   }, 180_000);
 });
 
 describe('vsf-server admin commands', () => {
-  let server: Awaited<ReturnType<typeof startServerProcess>>;
+  let server: ServerProcess;
   const cli = async (...args: string[]) => {
     const { stdout } = await run(tsx, [bin, ...args], {
       env: { ...process.env, VSF_ADMIN_TOKEN: adminToken, VSF_ADMIN_URL: `${server.url}/admin/v1` },
@@ -195,9 +172,9 @@ describe('vsf-server admin commands', () => {
   };
 
   beforeAll(async () => {
-    server = await startServerProcess({ VSF_DATA_DIR: 'memory://', VSF_ADMIN_TOKEN: adminToken });
+    server = await start({ VSF_DATA_DIR: 'memory://', VSF_ADMIN_TOKEN: adminToken });
   }, 120_000);
-  afterAll(() => stop(server.child));
+  afterAll(() => stop(server));
 
   it('creates a team and a key, lists keys without secrets, disables the API and revokes the key', async () => {
     const team = await cli('teams', 'create', 'Cli Motors');

@@ -90,6 +90,17 @@ function valuesFor(s: JsonSchema): { reject: [string, unknown][]; edge: [string,
   return { reject, edge };
 }
 
+type Expected = [expect: BoundaryCase['expect'], kind: string, value: unknown];
+
+/** A field's values, each with what the server must make of it: the refusals first, then the edges. */
+function expectedValues(s: JsonSchema): Expected[] {
+  const { reject, edge } = valuesFor(s);
+  return [
+    ...reject.map(([kind, value]): Expected => ['reject', kind, value]),
+    ...edge.map(([kind, value]): Expected => ['edge', kind, value]),
+  ];
+}
+
 function nest(depth: number): unknown {
   let value: unknown = 'leaf';
   for (let i = 0; i < depth; i++) value = { a: value };
@@ -140,21 +151,12 @@ export function boundaryCases(endpoint: EndpointDefinition, path: string, validB
   const cases: BoundaryCase[] = [];
   if (endpoint.body) {
     for (const [fieldPath, fieldSchema] of fieldsOf(schemaOf(endpoint.body))) {
-      const { reject, edge } = valuesFor(fieldSchema);
       const name = fieldPath.join('.');
-      for (const [kind, value] of reject)
+      for (const [expect, kind, value] of expectedValues(fieldSchema))
         cases.push({
           label: `body ${name}: ${kind}`,
           kind,
-          expect: 'reject',
-          path,
-          body: withValue(validBody, fieldPath, value),
-        });
-      for (const [kind, value] of edge)
-        cases.push({
-          label: `body ${name}: ${kind}`,
-          kind,
-          expect: 'edge',
+          expect,
           path,
           body: withValue(validBody, fieldPath, value),
         });
@@ -195,16 +197,11 @@ export function boundaryCases(endpoint: EndpointDefinition, path: string, validB
   }
   if (endpoint.query) {
     for (const [fieldPath, fieldSchema] of fieldsOf(schemaOf(endpoint.query))) {
-      const { reject, edge } = valuesFor(fieldSchema);
       const name = String(fieldPath[0]);
       if (fieldPath.length !== 1) continue;
-      for (const [kind, value] of reject) {
+      for (const [expect, kind, value] of expectedValues(fieldSchema)) {
         if (typeof value === 'object' || !fitsInUrl(value)) continue;
-        cases.push({ label: `query ${name}: ${kind}`, kind, expect: 'reject', path, query: { [name]: String(value) } });
-      }
-      for (const [kind, value] of edge) {
-        if (typeof value === 'object' || !fitsInUrl(value)) continue;
-        cases.push({ label: `query ${name}: ${kind}`, kind, expect: 'edge', path, query: { [name]: String(value) } });
+        cases.push({ label: `query ${name}: ${kind}`, kind, expect, path, query: { [name]: String(value) } });
       }
     }
   }

@@ -2,10 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 const bin = join(import.meta.dirname, '../../src/bin/vsf-server.ts');
+const tsx = join(import.meta.dirname, '../../../../node_modules/.bin/tsx');
 
 export interface ServerProcess {
   child: ChildProcess;
-  /** `http://127.0.0.1:<port>` */
+  /** Where it says it listens: `http://127.0.0.1:<port>` unless the test set HOST. */
   url: string;
   /** Everything it printed so far, for failure messages. */
   output(): string;
@@ -13,15 +14,29 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface ServerProcessOptions {
+  /** After `start`: `--demo`, `--no-demo`. */
+  args?: string[];
+  /**
+   * `node` (the default): Node itself with tsx's loader, so a SIGKILL reaches the server; the `tsx` wrapper
+   * cannot pass that signal on. `tsx`: through the wrapper, as `pnpm start` runs it in a checkout.
+   */
+  launcher?: 'node' | 'tsx';
+}
+
 /**
- * `vsf-server start` as an operator runs it, configured only through the environment, on a free port.
- * Resolves once it prints where it listens.
+ * `vsf-server start [args]` as an operator runs it, configured only through the environment, on a free port.
+ * `undefined` in `env` unsets a variable this process has, for tests of what the server does without it.
+ * Resolves once it has printed its banner, through the Admin line: tests read what it says there.
  */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  // Node itself with tsx's loader, not the `tsx` wrapper: a SIGKILL must reach the server, and the
-  // wrapper cannot pass that signal on to the process it runs.
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'start'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
+export function startServerProcess(
+  env: Record<string, string | undefined>,
+  { args = [], launcher = 'node' }: ServerProcessOptions = {},
+): Promise<ServerProcess> {
+  const merged = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env };
+  const [command, prefix] = launcher === 'tsx' ? [tsx, []] : [process.execPath, ['--import', 'tsx']];
+  const child = spawn(command, [...prefix, bin, 'start', ...args], {
+    env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -32,10 +47,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (!match) return;
+      if (!match || !/Admin:.*\n/.test(output)) return;
       resolve({
         child,
-        url: (match[1] as string).replace('localhost', '127.0.0.1'),
+        url: match[1] as string,
         output: () => output,
         stop: (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
