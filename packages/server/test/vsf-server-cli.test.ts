@@ -18,10 +18,8 @@ const adminToken = 'cli-test-admin-token-0123456789';
 
 // HOST, VSF_DEMO and DATABASE_URL only as each test sets them: the defaults are under test.
 const UNSET = { HOST: undefined, VSF_DEMO: undefined, DATABASE_URL: undefined };
-// Through the tsx wrapper, as in a checkout. Run directly, the server can take a SIGTERM sent right after
-// its banner before it has installed its handler, and end by the signal rather than with code 0.
 const start = (env: Record<string, string>, args: string[] = []) =>
-  startServerProcess({ ...UNSET, LOG_LEVEL: 'silent', ...env }, { args, launcher: 'tsx' });
+  startServerProcess({ ...UNSET, LOG_LEVEL: 'silent', ...env }, { args });
 
 /** SIGTERM, as an operator stops it; resolves with the exit code. */
 const stop = async (server: ServerProcess) => (await server.stop()).code;

@@ -41,6 +41,20 @@ export function buildProgram(): Command {
       const config = loadConfig();
       const demo = wantsDemoTeam(options.demo ?? config.demo, config.databaseUrl !== undefined);
       const running = await startServer(config, { bootstrapDemo: demo });
+      // Before the banner: a supervisor that reads it may stop the server at once, and until a listener
+      // exists a SIGTERM still kills the process the default way, with no graceful close and no exit code 0.
+      const shutdown = (signal: string) => {
+        console.error(`${signal}: finishing in-flight requests, then stopping`);
+        running.close().then(
+          () => process.exit(0),
+          (error) => {
+            console.error(error);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
       const engine = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
       const admin = config.adminToken ? `${running.url}/admin/v1` : 'disabled (set VSF_ADMIN_TOKEN to enable)';
       const lines = [
@@ -63,18 +77,6 @@ export function buildProgram(): Command {
       if (running.noTeams) lines.push('', ...firstTeamInstructions(config.adminToken !== undefined), '');
       // One write, so whoever reads the banner never sees half of it.
       process.stderr.write(`${lines.join('\n')}\n`);
-      const shutdown = (signal: string) => {
-        console.error(`${signal}: finishing in-flight requests, then stopping`);
-        running.close().then(
-          () => process.exit(0),
-          (error) => {
-            console.error(error);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => shutdown('SIGTERM'));
-      process.once('SIGINT', () => shutdown('SIGINT'));
     });
 
   program

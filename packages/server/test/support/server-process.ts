@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 const bin = join(import.meta.dirname, '../../src/bin/vsf-server.ts');
-const tsx = join(import.meta.dirname, '../../../../node_modules/.bin/tsx');
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -17,11 +16,6 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   /** After `start`: `--demo`, `--no-demo`. */
   args?: string[];
-  /**
-   * `node` (the default): Node itself with tsx's loader, so a SIGKILL reaches the server; the `tsx` wrapper
-   * cannot pass that signal on. `tsx`: through the wrapper, as `pnpm start` runs it in a checkout.
-   */
-  launcher?: 'node' | 'tsx';
 }
 
 /**
@@ -31,11 +25,11 @@ export interface ServerProcessOptions {
  */
 export function startServerProcess(
   env: Record<string, string | undefined>,
-  { args = [], launcher = 'node' }: ServerProcessOptions = {},
+  { args = [] }: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
   const merged = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env };
-  const [command, prefix] = launcher === 'tsx' ? [tsx, []] : [process.execPath, ['--import', 'tsx']];
-  const child = spawn(command, [...prefix, bin, 'start', ...args], {
+  // Node itself with tsx's loader, not the tsx wrapper, which cannot pass a SIGKILL on to the server.
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'start', ...args], {
     env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
