@@ -1,6 +1,7 @@
 import { type ColumnKind, type RecordColumn, recordColumns, snakeCase } from '@vsf/contract';
 import type { Knex } from 'knex';
 import { HotStatement, StatementCache } from './hot-statement.js';
+import { type Anchor, PageAnchors } from './page-anchors.js';
 import { teamRowCount } from './team-row-counts.js';
 
 export type Executor = Knex | Knex.Transaction;
@@ -24,6 +25,12 @@ export type Changes<R> = { [K in keyof R]?: R[K] | undefined };
 
 type FieldKind = 'plain' | 'timestamp' | 'number' | 'json';
 
+/** Where every table's lists' recent pages ended, in this process (page-anchors.ts). */
+const pageAnchors = new PageAnchors();
+
+/** A page's rows as read, with the anchor columns `page` adds. */
+type PageRow = Record<string, unknown> & { vsf_key_at?: string; vsf_version?: string | null };
+
 /** What a column's value needs between the driver and the API: ISO strings, numbers, JSON text. */
 const fieldKind = (kind: ColumnKind): FieldKind =>
   kind === 'timestamp'
@@ -45,6 +52,14 @@ export class TeamScopedTable<R extends { id: string }> {
   private readonly byIdForUpdate: HotStatement;
   /** Inserts and updates by the columns they write: a body sends one of a few field sets, each prepared once. */
   private readonly writes = new StatementCache();
+  /**
+   * The version of a team's rows, read in the same statement as a page: null unless the table's events
+   * trigger is on (migration 024), else the trigger row's and the team's feed head's row versions. Every
+   * committed write of the team's rows moves the head (the trigger runs at commit, in the writing
+   * transaction); turning the trigger off and on again rewrites its `pg_trigger` row, so writes made
+   * while it was off move the version too.
+   */
+  private readonly versionSql: string;
 
   constructor(
     readonly table: string,
@@ -55,6 +70,10 @@ export class TeamScopedTable<R extends { id: string }> {
     const byId = `select * from "${table}" where team_id = ? and id = ? limit 1`;
     this.byId = new HotStatement(byId);
     this.byIdForUpdate = new HotStatement(`${byId} for update`);
+    this.versionSql =
+      `(select t.xmin::text from pg_trigger t where t.tgrelid = '"${table}"'::regclass ` +
+      `and t.tgname = '${table}_record_events' and t.tgenabled in ('O', 'A')) || ':' || ` +
+      `coalesce((select h.xmin::text || ':' || h.last_cursor from team_event_heads h where h.team_id = ?), '-')`;
   }
 
   /** The table of an API record: its columns are the record schema's (recordColumns). */
@@ -134,11 +153,9 @@ export class TeamScopedTable<R extends { id: string }> {
    * One page in the API's order (`updated_at desc, id desc`) and the total matching rows.
    *
    * A deep `OFFSET` over `select *` reads every skipped row from the heap, so page 500 of a big team
-   * costs many times page 1. Pages after the first are therefore found by a seek: the page's first
-   * key `(updated_at, id)` is read at the offset from the `(team_id, updated_at, id)` index alone (an
-   * index-only scan touches no rows), then the page is read from that key on. The order is total
-   * (`id` breaks ties), so the seek returns exactly the rows `OFFSET` would. The count runs beside
-   * the page, not after it.
+   * costs many times page 1: pages after the first are found by a seek over the index alone (`seekPage`),
+   * or, walking a list page after page, from where the page before ended (`page`). The order is total
+   * (`id` breaks ties), so both return exactly the rows `OFFSET` would. The count runs beside the page.
    */
   async list(
     db: Executor,
@@ -160,31 +177,107 @@ export class TeamScopedTable<R extends { id: string }> {
             .count({ count: '*' })
             .first()
             .then((row) => Number(row?.count ?? 0)),
-      this.page(db, base, options),
+      this.page(db, teamId, base, options),
     ]);
     return { records: rows.map((r) => this.toRecord(r)), total };
   }
 
-  private async page(db: Executor, base: Knex.QueryBuilder, options: ListOptions): Promise<Record<string, unknown>[]> {
+  /**
+   * The page's rows. An unfiltered list read outside a transaction (a transaction sees its own writes before
+   * they move the version) starts from the nearest anchor a page before it left, when that anchor is still
+   * at the team's current version, and leaves one for the page after it.
+   */
+  private async page(
+    db: Executor,
+    teamId: string,
+    base: Knex.QueryBuilder,
+    options: ListOptions,
+  ): Promise<Record<string, unknown>[]> {
+    const list = options.unfiltered && !db.isTransaction ? listSignature(base, options.limit) : undefined;
+    if (!list) return this.seekPage(db, base, options);
+    const anchor = pageAnchors.nearest(list, options.page);
+    let rows = anchor ? await this.anchoredPage(db, teamId, base, options, anchor) : undefined;
+    if (!rows) {
+      if (anchor) pageAnchors.forget(list);
+      rows = await this.seekPage(db, base, options, teamId);
+    }
+    const last = rows.at(-1);
+    const version = rows[0]?.vsf_version;
+    if (rows.length === options.limit && last?.vsf_key_at && version) {
+      pageAnchors.remember(list, version, options.page + 1, { at: last.vsf_key_at, id: String(last.id) });
+    }
+    return rows;
+  }
+
+  private ordered(query: Knex.QueryBuilder): Knex.QueryBuilder {
+    return query.orderBy([
+      { column: `${this.table}.updated_at`, order: 'desc' },
+      { column: `${this.table}.id`, order: 'desc' },
+    ]);
+  }
+
+  /**
+   * A page found by a seek: the page's first key `(updated_at, id)` is read at the offset from the
+   * `(team_id, updated_at, id)` index alone (an index-only scan touches no rows), then the page is read
+   * from that key on. Given `versionOf`, each row also carries its key as text and the team's version.
+   */
+  private async seekPage(
+    db: Executor,
+    base: Knex.QueryBuilder,
+    options: ListOptions,
+    versionOf?: string,
+  ): Promise<PageRow[]> {
     const updatedAt = `${this.table}.updated_at`;
     const id = `${this.table}.id`;
-    const ordered = (query: Knex.QueryBuilder) =>
-      query.orderBy([
-        { column: updatedAt, order: 'desc' },
-        { column: id, order: 'desc' },
-      ]);
     const offset = (options.page - 1) * options.limit;
-    const page = ordered(base.clone().select(`${this.table}.*`)).limit(options.limit);
-    if (offset === 0) return page;
+    const page = this.ordered(base.clone().select(this.pageColumns(db, versionOf !== undefined))).limit(options.limit);
+    if (offset === 0) {
+      if (versionOf !== undefined) page.select(db.raw(`${this.versionSql} as vsf_version`, [versionOf]));
+      return page;
+    }
     // One statement, so the key never round-trips through a JS Date; LATERAL makes PostgreSQL use the
     // key as an index bound (as a plain join it filters the whole team instead).
-    const seek = ordered(base.clone().select(updatedAt, id)).offset(offset).limit(1);
+    const seek = this.ordered(base.clone().select(updatedAt, id)).offset(offset).limit(1);
     page.whereRaw(`(${updatedAt}, ${id}) <= (seek.updated_at, seek.id)`);
+    const version = versionOf !== undefined ? `, ${this.versionSql} as vsf_version` : '';
     const { rows } = await db.raw(
-      'select page.* from (?) as seek cross join lateral (?) as page order by page.updated_at desc, page.id desc',
-      [seek, page],
+      `select page.*${version} from (?) as seek cross join lateral (?) as page order by page.updated_at desc, page.id desc`,
+      versionOf !== undefined ? [versionOf, seek, page] : [seek, page],
     );
     return rows;
+  }
+
+  /**
+   * The page read on from `anchor`: `(page - anchor.page) × limit` rows past it, so a walk's next page skips
+   * nothing. Undefined when the team's version has moved on since the anchor: the statement checks it
+   * before reading any row.
+   */
+  private async anchoredPage(
+    db: Executor,
+    teamId: string,
+    base: Knex.QueryBuilder,
+    options: ListOptions,
+    anchor: Anchor,
+  ): Promise<PageRow[] | undefined> {
+    const page = this.ordered(base.clone().select(this.pageColumns(db, true)))
+      .whereRaw(`(${this.table}.updated_at, ${this.table}.id) < (?::timestamptz, ?)`, [anchor.key.at, anchor.key.id])
+      .whereRaw('v.vsf_version = ?', [anchor.version])
+      .offset((options.page - anchor.page) * options.limit)
+      .limit(options.limit);
+    // A left join: one row, with the version, even when the page is empty or the version differs.
+    const { rows } = (await db.raw(
+      `select page.*, v.vsf_version from (select ${this.versionSql} as vsf_version) as v ` +
+        'left join lateral (?) as page on true order by page.updated_at desc, page.id desc',
+      [teamId, page],
+    )) as { rows: PageRow[] };
+    if (rows[0]?.vsf_version !== anchor.version) return undefined;
+    return rows.filter((row) => row.id !== null && row.id !== undefined);
+  }
+
+  /** The table's columns, and with `keyed` the row's `updated_at` as PostgreSQL prints it (an anchor's key). */
+  private pageColumns(db: Executor, keyed: boolean): (string | Knex.Raw)[] {
+    const all = `${this.table}.*`;
+    return keyed ? [all, db.raw(`${this.table}.updated_at::text as vsf_key_at`)] : [all];
   }
 
   async insert(db: Executor, teamId: string, values: Changes<R> & { id: string }, now: Date): Promise<R> {
@@ -215,4 +308,10 @@ export class TeamScopedTable<R extends { id: string }> {
     const deleted = await this.scoped(db, teamId).where(`${this.table}.id`, id).delete().returning('id');
     return deleted.length > 0;
   }
+}
+
+/** What identifies one list: its filtered query (team, filters and their values) and its page size. */
+function listSignature(base: Knex.QueryBuilder, limit: number): string {
+  const { sql, bindings } = base.toSQL();
+  return `${limit} ${sql} ${JSON.stringify(bindings)}`;
 }
