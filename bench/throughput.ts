@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchContext } from './lib/bench-context.js';
 import { ROOT, spawnTs, stop, waitForLine } from './lib/child-process.js';
-import { type Figure, figure } from './lib/figure.js';
+import { type Figure, figure, median } from './lib/figure.js';
 import { startReferenceServer } from './lib/reference-server.js';
 
 const CONNECTIONS = 32;
-const SECONDS = 8;
+/** Each server is measured this many times, in turn with the others, and its median kept. */
+const ROUNDS = 3;
+const ROUND_SECONDS = 4;
 const WARMUP_SECONDS = 2;
 
 interface Load {
@@ -23,36 +25,60 @@ async function requestsPerSecond(
   origin: string | string[],
   load: Load,
   headers: Record<string, string>,
+  duration: number,
 ): Promise<number> {
   const urls = (Array.isArray(origin) ? origin : [origin]).map((o) => `${o}${load.path}`);
-  const run = (duration: number) =>
-    autocannon({
-      // autocannon takes an array of URLs (its README); its type declaration says only string.
-      url: (urls.length === 1 ? urls[0] : urls) as string,
-      method: load.method ?? 'GET',
-      connections: CONNECTIONS,
-      duration,
-      headers: { ...headers, ...(load.body ? { 'content-type': 'application/json' } : {}) },
-      ...(load.body ? { body: load.body } : {}),
-      ...(load.idempotent
-        ? {
-            requests: [
-              {
-                setupRequest: (request: autocannon.Request) => ({
-                  ...request,
-                  headers: { ...request.headers, 'idempotency-key': randomUUID() },
-                }),
-              },
-            ],
-          }
-        : {}),
-    });
-  await run(WARMUP_SECONDS);
-  const result = await run(SECONDS);
+  const result = await autocannon({
+    // autocannon takes an array of URLs (its README); its type declaration says only string.
+    url: (urls.length === 1 ? urls[0] : urls) as string,
+    method: load.method ?? 'GET',
+    connections: CONNECTIONS,
+    duration,
+    headers: { ...headers, ...(load.body ? { 'content-type': 'application/json' } : {}) },
+    ...(load.body ? { body: load.body } : {}),
+    ...(load.idempotent
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                headers: { ...request.headers, 'idempotency-key': randomUUID() },
+              }),
+            },
+          ],
+        }
+      : {}),
+  });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0)
     throw new Error(`${load.method ?? 'GET'} ${load.path}: ${failed} failed requests (non-2xx, errors or timeouts)`);
   return result.requests.average;
+}
+
+type ContenderName = 'floor' | 'server' | 'express' | 'twoInstances';
+
+/** One thing measured under a load: where it listens and what the load sends it. */
+interface Contender {
+  origin: string | string[];
+  headers: Record<string, string>;
+}
+
+/**
+ * Requests/s of each contender under the same load: all warmed up, then measured in turn for `ROUNDS`
+ * rounds, each keeping its median. Measured one after the other instead, a burst of other work on the
+ * machine (or the table growing under the writes) lands on one side of a ratio only.
+ */
+async function interleaved(load: Load, contenders: Partial<Record<ContenderName, Contender>>) {
+  const entries = Object.entries(contenders) as [ContenderName, Contender][];
+  for (const [, { origin, headers }] of entries) await requestsPerSecond(origin, load, headers, WARMUP_SECONDS);
+  const samples: Partial<Record<ContenderName, number[]>> = {};
+  for (const [name] of entries) samples[name] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, { origin, headers }] of entries) {
+      samples[name]?.push(await requestsPerSecond(origin, load, headers, ROUND_SECONDS));
+    }
+  }
+  return samples;
 }
 
 /**
@@ -99,18 +125,21 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
   ];
   const figures: Figure[] = [];
   for (const { id, title, load, teamId, key, target, ceiling, instances } of loads) {
-    const floor = await alone('bench/lib/floor-server.ts', [db.url, teamId], (origin) =>
-      requestsPerSecond(origin, load, {}),
+    const auth = { authorization: `Bearer ${key}` };
+    const samples = await withServers(ctx, { teamId, ceiling, instances }, (servers) =>
+      interleaved(load, {
+        floor: { origin: servers.floor, headers: {} },
+        server: { origin: server.baseUrl, headers: auth },
+        ...(servers.express ? { express: { origin: servers.express, headers: {} } } : {}),
+        ...(servers.second ? { twoInstances: { origin: [server.baseUrl, servers.second], headers: auth } } : {}),
+      }),
     );
-    const value = await requestsPerSecond(server.baseUrl, load, { authorization: `Bearer ${key}` });
-    const express = ceiling
-      ? await alone('bench/lib/express-ceiling-server.ts', [db.url, teamId], (origin) =>
-          requestsPerSecond(origin, load, {}),
-        )
-      : undefined;
-    const twoInstances = instances
-      ? await withSecondInstance(ctx, (origins) => requestsPerSecond(origins, load, { authorization: `Bearer ${key}` }))
-      : undefined;
+    const serverRounds = samples.server ?? [];
+    const floorRounds = samples.floor ?? [];
+    const value = median(serverRounds);
+    const floor = median(floorRounds);
+    const express = samples.express ? median(samples.express) : undefined;
+    const twoInstances = samples.twoInstances ? median(samples.twoInstances) : undefined;
     ctx.log(
       `throughput ${title}: server ${Math.round(value)} req/s, floor ${Math.round(floor)} req/s` +
         (express ? `, Express alone ${Math.round(express)} req/s` : '') +
@@ -127,6 +156,8 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
         target,
         floorIs: 'a bare node:http + pg server running the same SQL, no framework, auth, logging or rate limit',
         details: {
+          serverRounds: serverRounds.map(Math.round).join(', '),
+          floorRounds: floorRounds.map(Math.round).join(', '),
           ...(express
             ? {
                 expressAloneReqPerSec: Math.round(express),
@@ -146,26 +177,45 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
   return figures;
 }
 
+interface BesideServers {
+  floor: string;
+  express?: string;
+  /** A second `vsf-server` on the same database beside the bench's own. */
+  second?: string;
+}
+
 /**
- * A second `vsf-server` on the same database beside the bench's own, for one measurement across both: on
- * this 2-core machine they share the cores with PostgreSQL and the load generator.
+ * Starts what one load compares the reference server with, for as long as `measure` runs: the bare floor,
+ * Express alone (`ceiling`) and a second instance (`instances`; on this 2-core machine the two share the
+ * cores with PostgreSQL and the load generator). Idle, each costs the others nothing.
  */
-async function withSecondInstance<T>(ctx: BenchContext, measure: (origins: string[]) => Promise<T>): Promise<T> {
-  const second = await startReferenceServer(ctx.db.url);
+async function withServers<T>(
+  ctx: BenchContext,
+  options: { teamId: string; ceiling?: boolean | undefined; instances?: boolean | undefined },
+  measure: (servers: BesideServers) => Promise<T>,
+): Promise<T> {
+  const stops: (() => Promise<void>)[] = [];
   try {
-    return await measure([ctx.server.baseUrl, second.baseUrl]);
+    const floor = await oneRoute('bench/lib/floor-server.ts', [ctx.db.url, options.teamId], stops);
+    const express = options.ceiling
+      ? await oneRoute('bench/lib/express-ceiling-server.ts', [ctx.db.url, options.teamId], stops)
+      : undefined;
+    let second: string | undefined;
+    if (options.instances) {
+      const instance = await startReferenceServer(ctx.db.url);
+      stops.push(() => instance.close());
+      second = instance.baseUrl;
+    }
+    return await measure({ floor, ...(express ? { express } : {}), ...(second ? { second } : {}) });
   } finally {
-    await second.close();
+    for (const stopOne of stops) await stopOne();
   }
 }
 
-/** Runs a one-purpose server (it prints `floor listening on <url>`) for one measurement. */
-async function alone<T>(script: string, args: string[], measure: (origin: string) => Promise<T>): Promise<T> {
+/** Starts a one-purpose server (it prints `floor listening on <url>`); `stops` gets how to stop it. */
+async function oneRoute(script: string, args: string[], stops: (() => Promise<void>)[]): Promise<string> {
   const child = spawnTs(join(ROOT, script), args, {});
-  try {
-    const [, origin] = await waitForLine(child, /floor listening on (\S+)/);
-    return await measure(origin!);
-  } finally {
-    await stop(child);
-  }
+  stops.push(() => stop(child));
+  const [, origin] = await waitForLine(child, /floor listening on (\S+)/);
+  return origin!;
 }

@@ -248,9 +248,9 @@ export class TeamScopedTable<R extends { id: string }> {
   }
 
   /**
-   * The page read on from `anchor`: `(page - anchor.page) × limit` rows past it, so a walk's next page skips
-   * nothing. Undefined when the team's version has moved on since the anchor: the statement checks it
-   * before reading any row.
+   * The page read on from `anchor`: its first key is `(page - anchor.page) × limit` rows past the anchor, found
+   * over the index alone as in `seekPage` (none to skip when the walk comes to the anchor's own page). Undefined
+   * when the team's version has moved on since the anchor: the statement checks it before reading any row.
    */
   private async anchoredPage(
     db: Executor,
@@ -259,16 +259,22 @@ export class TeamScopedTable<R extends { id: string }> {
     options: ListOptions,
     anchor: Anchor,
   ): Promise<PageRow[] | undefined> {
-    const page = this.ordered(base.clone().select(this.pageColumns(db, true)))
-      .whereRaw(`(${this.table}.updated_at, ${this.table}.id) < (?::timestamptz, ?)`, [anchor.key.at, anchor.key.id])
+    const updatedAt = `${this.table}.updated_at`;
+    const id = `${this.table}.id`;
+    const seek = this.ordered(base.clone().select(updatedAt, id))
+      .whereRaw(`(${updatedAt}, ${id}) < (?::timestamptz, ?)`, [anchor.key.at, anchor.key.id])
       .whereRaw('v.vsf_version = ?', [anchor.version])
       .offset((options.page - anchor.page) * options.limit)
+      .limit(1);
+    const page = this.ordered(base.clone().select(this.pageColumns(db, true)))
+      .whereRaw(`(${updatedAt}, ${id}) <= (seek.updated_at, seek.id)`)
       .limit(options.limit);
-    // A left join: one row, with the version, even when the page is empty or the version differs.
+    // Left joins: one row, with the version, even when the page is empty or the version differs.
     const { rows } = (await db.raw(
       `select page.*, v.vsf_version from (select ${this.versionSql} as vsf_version) as v ` +
-        'left join lateral (?) as page on true order by page.updated_at desc, page.id desc',
-      [teamId, page],
+        'left join lateral (?) as seek on true left join lateral (?) as page on true ' +
+        'order by page.updated_at desc, page.id desc',
+      [teamId, seek, page],
     )) as { rows: PageRow[] };
     if (rows[0]?.vsf_version !== anchor.version) return undefined;
     return rows.filter((row) => row.id !== null && row.id !== undefined);

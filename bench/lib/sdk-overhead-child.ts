@@ -1,0 +1,30 @@
+/**
+ * `client.cars.get(id)` against a bare `fetch` of the same URL with the same key, in a process of its own
+ * and bundled as the SDK is published (run-sdk-overhead-child.ts): the benchmarks' own process runs
+ * TypeScript through tsx, whose transform renames every named closure as it is created, a cost no user
+ * of the built package pays. Prints one JSON line: {sdkMs, fetchMs}.
+ */
+import { VsfClient } from '@vsf/sdk';
+import { interleavedMedians } from './timing.js';
+
+export interface SdkOverheadResult {
+  sdkMs: number;
+  fetchMs: number;
+}
+
+const [baseUrl, apiKey, carId, runs] = process.argv.slice(2) as [string, string, string, string];
+
+const client = new VsfClient({ apiKey, baseUrl, logLevel: 'off' });
+const url = `${baseUrl}/cars/${carId}`;
+const bare = async () => {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  return ((await res.json()) as { data: unknown }).data;
+};
+const sdk = async () => {
+  const found = await client.cars.get(carId);
+  if (found.id !== carId) throw new Error(`client.cars.get returned ${found.id}`);
+};
+const [sdkMs, fetchMs] = await interleavedMedians(sdk, bare, Number(runs), 20);
+const result: SdkOverheadResult = { sdkMs, fetchMs };
+process.stdout.write(`${JSON.stringify(result)}\n`);
