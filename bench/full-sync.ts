@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchContext } from './lib/bench-context.js';
 import { bundle } from './lib/bundle.js';
-import { peakRss, ROOT, spawnTs } from './lib/child-process.js';
+import { outputOf, peakRss, ROOT, spawnTs } from './lib/child-process.js';
 import { type Figure, figure, median } from './lib/figure.js';
 import { runSyncChild, type SyncChildRun } from './lib/run-sync-child.js';
 
@@ -154,16 +154,7 @@ async function runVsfSync(ctx: BenchContext, sinkUrl: string): Promise<VsfSyncRu
       // Exited: its own report has the final figure.
     }
   }, 50);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  // `close`, not `exit`: the whole of stdout has been read by then.
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const { code, stdout, stderr } = await outputOf(child);
   clearInterval(sampler);
   if (code !== 0) throw new Error(`vsf sync --to ${sinkUrl} exited ${code}:\n${stdout}${stderr}`);
   const { resources } = JSON.parse(stdout) as { resources: { resource: string; upserted: number }[] };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BenchContext } from './lib/bench-context.js';
 import { bundle } from './lib/bundle.js';
 import { startByteCountingProxy } from './lib/byte-counting-proxy.js';
-import { peakRss, ROOT, spawnTs } from './lib/child-process.js';
+import { outputOf, peakRss, ROOT, spawnTs } from './lib/child-process.js';
 import { type Figure, figure } from './lib/figure.js';
 import { startReferenceServer } from './lib/reference-server.js';
 
@@ -21,23 +21,12 @@ function fakeJpeg(): Buffer {
 }
 
 /** Wall time of a child process from spawn to exit (both sides pay a Node start-up). */
-function timed(child: ChildProcess, label: string): Promise<{ ms: number; stdout: string }> {
+async function timed(child: ChildProcess, label: string): Promise<{ ms: number; stdout: string }> {
   const started = performance.now();
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve({ ms: performance.now() - started, stdout })
-        : reject(new Error(`${label} exited ${code}:\n${stderr}\n${stdout}`)),
-    ),
-  );
+  const { code, stdout, stderr } = await outputOf(child);
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`${label} exited ${code}:\n${stderr}\n${stdout}`);
+  return { ms, stdout };
 }
 
 /**

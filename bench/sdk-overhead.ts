@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BenchContext } from './lib/bench-context.js';
 import { bundle } from './lib/bundle.js';
-import { ROOT, spawnTs } from './lib/child-process.js';
+import { outputOf, ROOT, spawnTs } from './lib/child-process.js';
 import { type Figure, figure, median } from './lib/figure.js';
 import type { SdkOverheadResult } from './lib/sdk-overhead-child.js';
 
@@ -43,16 +43,7 @@ let bundled: Promise<string> | undefined;
 
 async function runSdkOverheadChild(args: string[]): Promise<SdkOverheadResult> {
   bundled ??= bundle('bench/lib/sdk-overhead-child.ts', join(ROOT, 'bench/.build'));
-  const child = spawnTs(await bundled, args, {}, 'pipe');
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const { code, stdout, stderr } = await outputOf(spawnTs(await bundled, args, {}, 'pipe'));
   if (code !== 0) throw new Error(`sdk overhead child exited ${code}:\n${stderr}`);
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as SdkOverheadResult;
 }

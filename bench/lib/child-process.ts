@@ -64,3 +64,16 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+/** Everything a child printed, once it has exited and its output is closed (`close`, not `exit`). */
+export function outputOf(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.once('close', (code: number | null) => resolve({ code, stdout, stderr })));
+}

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { bundle } from './bundle.js';
-import { peakRss, ROOT, spawnTs } from './child-process.js';
+import { outputOf, peakRss, ROOT, spawnTs } from './child-process.js';
 import type { SyncChildResult } from './sync-child.js';
 
 export interface SyncChildRun extends SyncChildResult {
@@ -34,21 +34,9 @@ export async function runSyncChild(args: {
       // The child has just exited; its own report has the final figure.
     }
   }, 50);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => {
-      clearInterval(sampler);
-      if (code !== 0)
-        return reject(new Error(`sync child (${args.source} → ${args.sinkUrl}) exited ${code}:\n${stderr}`));
-      const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as SyncChildResult;
-      resolve({ ...result, sampledPeakRssBytes: Math.max(sampled, result.peakRssBytes) });
-    });
-  });
+  const { code, stdout, stderr } = await outputOf(child);
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`sync child (${args.source} → ${args.sinkUrl}) exited ${code}:\n${stderr}`);
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as SyncChildResult;
+  return { ...result, sampledPeakRssBytes: Math.max(sampled, result.peakRssBytes) };
 }
