@@ -109,6 +109,7 @@ export function errorStatuses(endpoint: EndpointDefinition): number[] {
   if (pathParamNames(endpoint.path).length > 0) statuses.add(404);
   if (acceptsIdempotencyKey(endpoint)) statuses.add(409);
   if (endpoint.body) {
+    statuses.add(408);
     statuses.add(413);
     statuses.add(415);
   }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_EVENTS_RETENTION_DAYS } from '@vsf/contract';
+import type { BodyTimeouts } from './http/body-timeouts.js';
 import { type TrustProxy, trustProxyFromEnv } from './http/trust-proxy.js';
 import { type KeyCacheOptions, keyCacheFromEnv } from './keys/verified-key-cache.js';
 import { type MessagingConfig, messagingFromEnv } from './providers/messaging/messaging-config.js';
@@ -31,6 +32,8 @@ export interface ServerConfig {
   eventsRetentionDays: number;
   /** Webhook deliveries: `VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK`, and the timings (fixed but for tests). */
   webhooks: WebhookOptions;
+  /** How long request bodies may take; the defaults (body-timeouts.ts) when absent (tests shorten them). */
+  bodyTimeouts?: BodyTimeouts | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {

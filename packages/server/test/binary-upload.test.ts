@@ -193,9 +193,18 @@ describe('binary-upload', () => {
 
   it('leaves endpoints without the extension speaking JSON only', async () => {
     const res = await raw('/cars', png, {});
-    expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([
-      { path: '', message: 'Expected a JSON object body (Content-Type: application/json)' },
-    ]);
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({
+      code: 'unsupported_media_type',
+      error: 'Send the body as JSON (Content-Type: application/json); got "image/png"',
+    });
+  });
+
+  it('answers a body that is neither JSON nor an image with 415 naming both, before looking at the query', async () => {
+    for (const type of ['application/octet-stream', 'multipart/form-data; boundary=x', 'text/plain']) {
+      const res = await raw(`/cars/${carId}/photos`, png, { sessionId, filename: 'a.png' }, { 'content-type': type });
+      expect(res.status, JSON.stringify(res.body)).toBe(415);
+      expect(res.body.error).toContain('or an image (Content-Type: image/*');
+    }
   });
 });

@@ -205,3 +205,37 @@ describe('contract-derived boundaries: every field at and past its bounds', () =
     }, 120_000);
   }
 });
+
+/** `%` escapes that are not UTF-8: Node's parsers would read U+FFFD, or throw, instead of what was meant. */
+const BROKEN_ESCAPES = ['%', '%C3', '%ZZ', '%E0%A4%A', '%C3%28', '%FF'];
+
+describe("malformed percent-escapes in every endpoint's query and path", () => {
+  for (const endpoint of Object.values(apiEndpoints) as EndpointDefinition[]) {
+    it(`${endpoint.method.toUpperCase()} ${endpoint.path}: 400 validation_error, nothing changed`, async () => {
+      const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+      const filled = (last?: string) =>
+        endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+          name === names.at(-1) && last !== undefined ? last : (ids[name] ?? '00000000-0000-4000-8000-000000000000'),
+        );
+      const call = async (path: string) => {
+        const res = await fetch(new URL(`${endpoint.basePath ?? '/api/v1'}${path}`, server.origin), {
+          method: endpoint.method.toUpperCase(),
+          headers: { authorization: `Bearer ${key}` },
+        });
+        return { status: res.status, body: (await res.json()) as { code?: string; details?: { path: string }[] } };
+      };
+      const before = await snapshotTeamData(server.db, teamId);
+      for (const broken of BROKEN_ESCAPES) {
+        const inQuery = await call(`${filled()}?note=a${broken}z`);
+        expect(inQuery.status, `query ${broken}: ${JSON.stringify(inQuery.body)}`).toBe(400);
+        expect(isApiError(inQuery.body)).toBe(true);
+        expect(inQuery.body.details?.map((d) => d.path)).toEqual(['note']);
+        if (names.length === 0) continue;
+        const inPath = await call(filled(`a${broken}z`));
+        expect(inPath.status, `path ${broken}: ${JSON.stringify(inPath.body)}`).toBe(400);
+        expect(isApiError(inPath.body)).toBe(true);
+      }
+      expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+    });
+  }
+});

@@ -23,8 +23,9 @@ const errorResponses: Record<number, string> = {
   404: 'The record does not exist or belongs to another team (`not_found`)',
   409: 'The request conflicts with the current state, or its `Idempotency-Key` was used with another body or is still in flight (`conflict`)',
   410: 'The cursor is older than the server keeps events (`gone`): resync, then follow from the current end',
+  408: 'The body stopped arriving: no bytes for 60 s (`request_timeout`); send the request again with the same `Idempotency-Key`',
   413: 'The body is over its size limit (`payload_too_large`)',
-  415: 'The body is in a `Content-Encoding` other than gzip, deflate or br, or a charset other than UTF-8 (`unsupported_media_type`)',
+  415: 'The body is not JSON (nor, where the `binary-upload` extension applies, an image), or is in a `Content-Encoding` other than gzip, deflate or br, or a charset other than UTF-8 (`unsupported_media_type`)',
   429: 'Too many requests; retry after `Retry-After` seconds (`rate_limited`)',
   500: 'Unexpected server failure (`internal_error`)',
 };
@@ -81,6 +82,13 @@ function errorExample(endpoint: EndpointDefinition, status: number, bodyExample:
         code: 'gone',
         details: null,
       };
+    case 408:
+      return {
+        error:
+          'The request body stopped arriving (no bytes for 60 s); send the request again, with the same Idempotency-Key',
+        code: 'request_timeout',
+        details: null,
+      };
     case 413:
       return { error: 'Request body is larger than the 5 MB limit', code: 'payload_too_large', details: null };
     case 415:
@@ -127,6 +135,21 @@ function describeBinaryUpload(endpoint: EndpointDefinition): string | undefined 
   return `Extension \`binary-upload\` (announced in the \`${EXTENSIONS_HEADER}\` header of every response): the body may instead be the image's bytes with its \`image/*\` type as \`Content-Type\`, and ${fields.join(', ')} in the query. The same rules and limits apply; nothing is base64-encoded.`;
 }
 
+/**
+ * The query of an image body, documented optional: OpenAPI 3.0 cannot require a parameter for one request
+ * content type only, and a JSON request sends these fields in its body. Each says so, so a generated client
+ * knows to send them with an image.
+ */
+function binaryUploadParameters(query: z.ZodObject): z.ZodObject {
+  const fields = Object.entries(query.shape).map(([name, schema]) => [
+    name,
+    (schema as z.ZodType).optional().openapi({
+      description: `Required with an \`image/*\` body (extension \`binary-upload\`); with a JSON body, send \`${name}\` in the body instead.`,
+    }),
+  ]);
+  return z.object(Object.fromEntries(fields));
+}
+
 const IdempotencyHeaders = z.object({
   'Idempotency-Key': z.string().min(1).max(255).optional().openapi({
     description:
@@ -165,8 +188,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
     request: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
-      // Only with an image body: documented optional, as a JSON request sends these fields in its body.
-      ...(endpoint.binaryUpload ? { query: endpoint.binaryUpload.query.partial() } : {}),
+      ...(endpoint.binaryUpload ? { query: binaryUploadParameters(endpoint.binaryUpload.query) } : {}),
       ...(idempotent ? { headers: IdempotencyHeaders } : {}),
       ...(endpoint.body
         ? {

@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'not_found',
   'conflict',
   'gone',
+  'request_timeout',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -11,11 +11,13 @@ import { type Exchange, exchangeWithin } from './exchange-within.js';
 import { expandPath } from './expand-path.js';
 import { consoleLogger, type Logger, levelledLogger, parseLogLevel } from './logger.js';
 import { Page, type PageBody, PagePromise } from './page.js';
+import { type JsonText, type RawBody, sentBody } from './request-body.js';
 import { type BaseHeaders, baseHeaders } from './request-headers.js';
 import { retryAfterFirstAttempt } from './retry-after-first-attempt.js';
 import { retryOptions } from './retry-options.js';
 import { DEFAULT_MAX_RETRIES } from './retry-policy.js';
 import { serializeQuery } from './serialize-query.js';
+import { uploadAllowance } from './upload-allowance.js';
 
 /** The header naming the extensions a server implements, on every API response (DESIGN.md). */
 const EXTENSIONS_HEADER = 'vsf-extensions';
@@ -219,13 +221,14 @@ export class BaseClient {
   private exchange(
     endpoint: RouteLike,
     url: string,
-    init: { method: string; headers: Record<string, string>; body: unknown },
+    init: { method: string; headers: Record<string, string>; body: JsonText | RawBody | undefined },
     timeout: number,
     signal: AbortSignal | undefined,
   ): Promise<Exchange> {
     const keepsBody = endpoint.binary ? isOk : never;
-    if (init.body === undefined) return exchangeWithin(this.fetchImpl, url, init, timeout, signal, keepsBody);
-    return exchangeThroughKy(this.fetchImpl, url, init, timeout, signal, keepsBody);
+    const { body } = init;
+    if (body === undefined) return exchangeWithin(this.fetchImpl, url, init, timeout, signal, keepsBody);
+    return exchangeThroughKy(this.fetchImpl, url, { ...init, body }, timeout, signal, keepsBody);
   }
 
   /** Not `async`, so the request leaves before this returns; anything thrown still becomes a rejection. */
@@ -241,7 +244,9 @@ export class BaseClient {
     const url = this.buildUrl(endpoint, args);
     const method = endpoint.method.toUpperCase();
     const headers = this.headersFor(endpoint, method, options);
-    const timeout = options.timeout ?? this.timeout;
+    const sent = sentBody(args.body);
+    // A caller's own timeout is exact; the client's grows with the body, so a slow uplink can still send it.
+    const timeout = options.timeout ?? this.timeout + uploadAllowance(sent);
     const maxRetries = options.maxRetries ?? this.maxRetries;
 
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
@@ -252,7 +257,7 @@ export class BaseClient {
         const { response, text } = await this.exchange(
           endpoint,
           url,
-          { method, headers, body: args.body },
+          { method, headers, body: sent },
           timeout,
           options.signal,
         );

@@ -5,7 +5,11 @@ export interface ClientOptions {
   apiKey?: string | undefined;
   /** The API root including `/api/v1`; defaults to `VSF_BASE_URL`, else `http://localhost:3000/api/v1`. */
   baseUrl?: string | undefined;
-  /** Milliseconds for a whole attempt, reading the body included. Default 60 000. */
+  /**
+   * Milliseconds for a whole attempt, sending the request and reading the response included. Default 60 000.
+   * A call with a body gets, on top, the time to send its bytes at 8 KiB/s (~0.5 s a 4 KiB body, ~8.5 min a
+   * 3 MiB photo as base64), so a slow uplink can still upload it; a call's own `timeout` gets none.
+   */
   timeout?: number | undefined;
   /** Retries after the first attempt for retryable failures. Default 2; 0 disables retries. */
   maxRetries?: number | undefined;
@@ -22,7 +26,7 @@ export interface ClientOptions {
 
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
-  /** Overrides the client's timeout for this call. */
+  /** Milliseconds for each attempt of this call, exactly: no allowance for sending the body is added. */
   timeout?: number | undefined;
   maxRetries?: number | undefined;
   headers?: Record<string, string> | undefined;

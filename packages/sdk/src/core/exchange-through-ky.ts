@@ -1,17 +1,17 @@
 import ky from 'ky';
 import type { Exchange } from './exchange-within.js';
 import { readBody } from './read-body.js';
-import { JsonText, RawBody } from './request-body.js';
+import { JsonText, type RawBody } from './request-body.js';
 
 /**
- * One attempt of a call with a body: ky serialises it (or sends the JSON text or bytes as they are) and
- * builds the request. ky's own timeout covers the wait for the response, `readBody` what is left of it for
+ * One attempt of a call with a body: ky sends the JSON text or the bytes as they are and builds the request.
+ * ky's own timeout covers the wait for the response (the upload included), `readBody` what is left of it for
  * the body; ky's retries stay off, p-retry drives them.
  */
 export async function exchangeThroughKy(
   fetchImpl: typeof fetch,
   url: string,
-  init: { method: string; headers: Record<string, string>; body: unknown },
+  init: { method: string; headers: Record<string, string>; body: JsonText | RawBody },
   timeout: number,
   signal: AbortSignal | undefined,
   keepsBody: (response: Response) => boolean,
@@ -20,12 +20,9 @@ export async function exchangeThroughKy(
   const started = Date.now();
   const response = await ky(url, {
     method,
-    headers,
     ...(body instanceof JsonText
       ? { body: body.text, headers: { ...headers, 'content-type': 'application/json' } }
-      : body instanceof RawBody
-        ? { body: body.bytes, headers: { ...headers, 'content-type': body.contentType } }
-        : { json: body }),
+      : { body: body.bytes, headers: { ...headers, 'content-type': body.contentType } }),
     ...(signal ? { signal } : {}),
     retry: 0,
     timeout,

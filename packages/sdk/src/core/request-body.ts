@@ -13,3 +13,9 @@ export class RawBody {
     readonly contentType: string,
   ) {}
 }
+
+/** A call's body as it is sent: JSON serialised once for the call, not per attempt, so its bytes can be counted. */
+export function sentBody(body: unknown): JsonText | RawBody | undefined {
+  if (body === undefined || body instanceof JsonText || body instanceof RawBody) return body;
+  return new JsonText(JSON.stringify(body));
+}

@@ -12,9 +12,11 @@ import { decodeBase64 } from '../media/image-upload.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import { requireScopes } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
+import type { BodyTimeouts } from './body-timeouts.js';
 import { requireFieldScopes } from './field-scopes.js';
 import type { BinaryBody, Handler, HandlerContext } from './handler.js';
 import { jsonSafetyProblems } from './json-safety.js';
+import { malformedQueryEscapes } from './query-encoding.js';
 import { imageFingerprintBody, isImageBody, mediaTypeOf, readImageBody } from './read-image-body.js';
 import { readJsonBody } from './read-json-body.js';
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
@@ -29,6 +31,7 @@ export interface BindOptions {
   now: () => Date;
   adminToken?: string | undefined;
   rateLimiter?: KeyRateLimiter | undefined;
+  bodyTimeouts: BodyTimeouts;
 }
 
 /** Where the v1 surface is mounted (create-app.ts); idempotency records name routes under it. */
@@ -64,13 +67,19 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       // The `binary-upload` extension: the image's bytes as the body, the other fields in the query.
       const binary = endpoint.binaryUpload !== undefined && isImageBody(req);
       // Read only now: an unauthenticated or unauthorised caller never makes the server parse a body.
-      if (endpoint.body && !binary) req.body = await readJsonBody(req);
+      if (endpoint.body && !binary) {
+        req.body = await readJsonBody(
+          req,
+          options.bodyTimeouts,
+          endpoint.binaryUpload && 'an image (Content-Type: image/*, the binary-upload extension)',
+        );
+      }
 
       const params = endpoint.params ? endpoint.params.safeParse(req.params) : undefined;
       // A malformed id can never name a record: answer as for any unknown id.
       if (params && !params.success) throw notFound(endpoint.resourceName ?? 'Record');
 
-      const unsafeQuery = jsonSafetyProblems(req.query ?? {});
+      const unsafeQuery = [...malformedQueryEscapes(req.originalUrl), ...jsonSafetyProblems(req.query ?? {})];
       if (unsafeQuery.length > 0) throw validationFailed(unsafeQuery);
       const query = (binary ? endpoint.binaryUpload?.query : endpoint.query)?.safeParse(req.query ?? {});
       if (query && !query.success) throw validationFailed(toValidationDetails(query.error));
@@ -89,7 +98,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       };
       if (binary) {
         const fields = { ...(query?.data as Record<string, unknown>), contentType: mediaTypeOf(req) };
-        const bytes = await readImageBody(req);
+        const bytes = await readImageBody(req, options.bodyTimeouts);
         body = { ...fields, bytes };
         fingerprint = { query: '', body: imageFingerprintBody(fields, bytes) };
         if (auth) requireFieldScopes(auth, endpoint, body);

@@ -23,6 +23,8 @@ import { createServices, type Services } from '../services/index.js';
 import type { WebhookOptions } from '../webhooks/webhook-options.js';
 import { adminPage } from './admin-page/admin-page.js';
 import { bindEndpoints } from './bind-endpoints.js';
+import { guardUnclaimedBodies } from './body-guard.js';
+import { type BodyTimeouts, DEFAULT_BODY_TIMEOUTS } from './body-timeouts.js';
 import { docsPage } from './docs-page.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
@@ -60,6 +62,8 @@ export interface AppDeps {
   webhookResolve?: (hostname: string) => Promise<string[]>;
   /** Reports whether migrations have finished; `/healthz` answers 503 until then. */
   isReady?: () => boolean;
+  /** How long request bodies may take (body-timeouts.ts); the defaults when absent. */
+  bodyTimeouts?: BodyTimeouts;
 }
 
 export interface VsfApp extends Express {
@@ -90,6 +94,7 @@ export function createApp(deps: AppDeps): VsfApp {
     db: deps.db,
     now: serviceDeps.now,
     rateLimiter: deps.rateLimiter,
+    bodyTimeouts: deps.bodyTimeouts ?? DEFAULT_BODY_TIMEOUTS,
   };
   const logger = deps.logger ?? createLogger(undefined, { secrets: [deps.adminToken] });
   const redaction = { secrets: [deps.adminToken] };
@@ -103,6 +108,7 @@ export function createApp(deps: AppDeps): VsfApp {
   // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).
   app.use(requestLog(logger, redaction));
   app.use(securityHeaders());
+  app.use(guardUnclaimedBodies(bindOptions.bodyTimeouts.unclaimedMs));
   // No global body parser: bindEndpoints reads a JSON body after authentication (read-json-body.ts).
 
   app.get('/healthz', (_req, res) => {

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { PHOTO_MAX_BYTES } from '@vsf/contract';
 import type { Request } from 'express';
 import { ApiHttpError } from '../errors/api-http-error.js';
+import type { BodyTimeouts } from './body-timeouts.js';
+import { readBodyBytes } from './read-body-bytes.js';
 
 const tooLarge = (size?: number) =>
   new ApiHttpError(
@@ -25,7 +27,7 @@ export function mediaTypeOf(req: Request): string {
  * `Content-Length` before a byte is read, or as soon as the stream passes the limit; no `Content-Encoding`
  * (images are compressed already).
  */
-export async function readImageBody(req: Request): Promise<Uint8Array> {
+export async function readImageBody(req: Request, timeouts: BodyTimeouts): Promise<Uint8Array> {
   const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity') {
     req.resume();
@@ -36,17 +38,7 @@ export async function readImageBody(req: Request): Promise<Uint8Array> {
     req.resume();
     throw tooLarge(declared);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > PHOTO_MAX_BYTES) {
-      req.resume();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+  return readBodyBytes(req, { limit: PHOTO_MAX_BYTES, tooLarge: () => tooLarge(), timeouts });
 }
 
 /** What makes two image requests the same for an Idempotency-Key: their fields and the bytes' digest. */

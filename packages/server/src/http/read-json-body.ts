@@ -3,7 +3,10 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { BODY_LIMIT_BYTES } from '@vsf/contract';
 import type { Request } from 'express';
 import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
+import { declaresBody } from './body-guard.js';
+import type { BodyTimeouts } from './body-timeouts.js';
 import { jsonSafetyProblems } from './json-safety.js';
+import { readBodyBytes } from './read-body-bytes.js';
 
 const DECODERS: ReadonlyMap<string, () => Readable & NodeJS.WritableStream> = new Map([
   ['gzip', createGunzip],
@@ -17,18 +20,27 @@ const tooLarge = () => new ApiHttpError(413, 'payload_too_large', 'Request body 
 /**
  * Reads and parses a JSON request body. Called by the endpoint binding only after the request is
  * authenticated and its scopes checked, so an unauthenticated caller never makes the server buffer or
- * parse a large body. Returns `undefined` when the request has no JSON body (no body, or another type).
+ * parse a large body. Returns `undefined` when the request has no body; a body of another type is 415
+ * (`alsoAccepted` names what else the endpoint takes, for the message).
  *
  * `Content-Encoding` may be `identity`, `gzip`, `deflate` or `br` (decoded, the 5 MB limit applying to the
  * decoded bytes); a body that is not in the declared encoding is 400, any other encoding 415. The parsed
  * value is checked for what PostgreSQL cannot store or our own code should not walk: NUL characters in
  * strings and keys, and nesting deeper than `MAX_JSON_DEPTH`.
  */
-export async function readJsonBody(req: Request): Promise<unknown> {
-  if (!hasBody(req) || !req.is(['application/json', 'application/*+json'])) {
-    // An unread body would otherwise be read by Node after the response; nothing of it is kept.
+export async function readJsonBody(req: Request, timeouts: BodyTimeouts, alsoAccepted?: string): Promise<unknown> {
+  if (!declaresBody(req)) {
     req.resume();
     return undefined;
+  }
+  if (!req.is(['application/json', 'application/*+json'])) {
+    req.resume();
+    const type = req.get('content-type');
+    throw new ApiHttpError(
+      415,
+      'unsupported_media_type',
+      `Send the body as JSON (Content-Type: application/json)${alsoAccepted ? ` or ${alsoAccepted}` : ''}; got ${type ? `"${type.slice(0, 100)}"` : 'no Content-Type'}`,
+    );
   }
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
@@ -51,7 +63,24 @@ export async function readJsonBody(req: Request): Promise<unknown> {
     throw tooLarge();
   }
 
-  const text = await readText(req, decoder?.(), encoding);
+  const bytes = await readBodyBytes(req, {
+    limit: BODY_LIMIT_BYTES,
+    tooLarge,
+    timeouts,
+    decoder: decoder?.(),
+    decodeFailed: () =>
+      new ApiHttpError(
+        400,
+        'invalid_json',
+        `Request body is not ${encoding}-encoded as its Content-Encoding says; send the encoded bytes or drop the header`,
+      ),
+  });
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiHttpError(400, 'invalid_json', 'Request body is not valid UTF-8');
+  }
   const trimmed = text.trimStart();
   if (trimmed === '') return undefined;
   // Like express.json's strict mode: a JSON body is an object or an array.
@@ -68,55 +97,3 @@ export async function readJsonBody(req: Request): Promise<unknown> {
 }
 
 const invalidJson = () => new ApiHttpError(400, 'invalid_json', 'Malformed JSON body');
-
-function hasBody(req: Request): boolean {
-  return req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
-}
-
-/** The body's bytes as UTF-8 text, decoded from `encoding`, refused past the limit. */
-function readText(req: Request, decoder: (Readable & NodeJS.WritableStream) | undefined, encoding: string) {
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const source: Readable = decoder ? req.pipe(decoder) : req;
-    const fail = (error: ApiHttpError) => {
-      if (settled) return;
-      settled = true;
-      if (decoder) {
-        req.unpipe(decoder);
-        decoder.destroy();
-      }
-      req.resume();
-      reject(error);
-    };
-    source.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > BODY_LIMIT_BYTES) fail(tooLarge());
-      else if (!settled) chunks.push(chunk);
-    });
-    source.on('end', () => {
-      if (settled) return;
-      settled = true;
-      const bytes = Buffer.concat(chunks);
-      const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-      try {
-        resolve(text.decode(bytes));
-      } catch {
-        reject(new ApiHttpError(400, 'invalid_json', 'Request body is not valid UTF-8'));
-      }
-    });
-    source.on('error', () =>
-      fail(
-        new ApiHttpError(
-          400,
-          'invalid_json',
-          decoder
-            ? `Request body is not ${encoding}-encoded as its Content-Encoding says; send the encoded bytes or drop the header`
-            : 'Request body could not be read',
-        ),
-      ),
-    );
-    if (decoder) req.on('error', () => fail(new ApiHttpError(400, 'invalid_json', 'Request body could not be read')));
-  });
-}

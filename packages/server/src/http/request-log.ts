@@ -63,7 +63,8 @@ function logCompletion(
     {
       req: described,
       ...callers.get(req),
-      res: { statusCode: res.statusCode },
+      // An aborted request may have had no answer: its status would be Express's default, not one sent.
+      ...(res.headersSent ? { res: { statusCode: res.statusCode } } : {}),
       responseTime: Math.round(elapsedMs),
     },
     res.writableFinished ? 'request completed' : 'request aborted',

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { connectDatabase, type Database, type PgliteInstance } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { holdContinue } from '../http/body-guard.js';
+import { DEFAULT_BODY_TIMEOUTS } from '../http/body-timeouts.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
 import { KEY_CHANGES_CHANNEL, listenForKeyChanges } from '../keys/key-change-listener.js';
 import { VerifiedKeyCache } from '../keys/verified-key-cache.js';
@@ -69,6 +71,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const blobs = s3Blobs ?? (config.mediaDir ? new FileBlobStore(config.mediaDir) : new MemoryBlobStore());
   // Aborted first on close: a long-polling events request answers instead of holding the shutdown.
   const stopping = new AbortController();
+  const bodyTimeouts = config.bodyTimeouts ?? DEFAULT_BODY_TIMEOUTS;
   const app = createApp({
     db: database.knex,
     adminToken: config.adminToken,
@@ -81,6 +84,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     events: { retentionDays: config.eventsRetentionDays, stopping: stopping.signal },
     webhooks: config.webhooks,
     isReady: () => ready,
+    bodyTimeouts,
   });
   const { webhookDispatcher } = app.locals.services;
   const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
@@ -90,9 +94,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
   });
-  // A client that trickles its request never holds a connection longer than this.
-  server.requestTimeout = 30_000;
+  // Bodies have timeouts of their own (body-timeouts.ts), which answer with an ApiError; Node's whole-request
+  // limit is only the backstop behind them. It used to be 30 s, which cut off every photo sent slower than
+  // ~100 KB/s with a bare 408.
+  server.requestTimeout = bodyTimeouts.deadlineMs + 60_000;
   server.headersTimeout = 15_000;
+  holdContinue(server);
   server.keepAliveTimeout = 5_000;
   // Every instance delivers: deliveries are leased one instance at a time, so they share the work.
   if (config.webhooks.dispatch) {

@@ -1,0 +1,90 @@
+import type { Readable } from 'node:stream';
+import type { Request } from 'express';
+import { ApiHttpError } from '../errors/api-http-error.js';
+import { claimBody } from './body-guard.js';
+import type { BodyTimeouts } from './body-timeouts.js';
+import { RequestAborted } from './request-aborted.js';
+
+export interface ReadBodyOptions {
+  /** Most bytes kept (after decoding); past it, `tooLarge`. */
+  limit: number;
+  tooLarge: () => ApiHttpError;
+  timeouts: BodyTimeouts;
+  /** Decodes a `Content-Encoding`; the limit applies to its output. */
+  decoder?: (Readable & NodeJS.WritableStream) | undefined;
+  /** The error for bytes the decoder cannot decode. */
+  decodeFailed?: () => ApiHttpError;
+}
+
+const timedOut = (why: string) =>
+  new ApiHttpError(
+    408,
+    'request_timeout',
+    `The request body ${why}; send the request again (with the same Idempotency-Key, so nothing is written twice)`,
+  );
+
+/**
+ * Reads a request's body, which a handler calls only after the request passed authentication and scopes.
+ * Given up with a 408 after `idleMs` without a byte or `deadlineMs` in all (the connection then closes: the
+ * rest of the body cannot be told from a next request); past `limit`, the rest is read and dropped.
+ */
+export function readBodyBytes(req: Request, options: ReadBodyOptions): Promise<Buffer> {
+  claimBody(req);
+  const { limit, decoder, timeouts } = options;
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const source: Readable = decoder ? req.pipe(decoder) : req;
+    const settle = () => {
+      settled = true;
+      clearTimeout(idle);
+      clearTimeout(deadline);
+      req.off('data', onProgress);
+      req.off('close', onClose);
+      if (decoder) {
+        req.unpipe(decoder);
+        decoder.destroy();
+      }
+    };
+    const fail = (error: Error) => {
+      if (settled) return;
+      settle();
+      if (error instanceof ApiHttpError && error.status === 408) req.res?.setHeader('Connection', 'close');
+      // Past the limit the client is still sending: read the rest and drop it, so it reads the 413.
+      else req.resume();
+      reject(error);
+    };
+    const idle = setTimeout(
+      () => fail(timedOut(`stopped arriving (no bytes for ${timeouts.idleMs / 1000} s)`)),
+      timeouts.idleMs,
+    );
+    const deadline = setTimeout(
+      () => fail(timedOut(`took longer than ${timeouts.deadlineMs / 60_000} minutes`)),
+      timeouts.deadlineMs,
+    );
+    const onProgress = () => idle.refresh();
+    const onClose = () => {
+      if (!req.complete) fail(new RequestAborted());
+    };
+    req.on('data', onProgress);
+    req.on('close', onClose);
+    source.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > limit) fail(options.tooLarge());
+      else chunks.push(chunk);
+    });
+    source.on('end', () => {
+      if (settled) return;
+      settle();
+      resolve(Buffer.concat(chunks, size));
+    });
+    // A reset connection errors the request stream; only a decoder's own error means the bytes were wrong.
+    const gone = () => (req.destroyed && !req.complete ? new RequestAborted() : undefined);
+    source.on('error', () => fail(gone() ?? (decoder && options.decodeFailed?.()) ?? readFailed()));
+    if (decoder) req.on('error', () => fail(gone() ?? readFailed()));
+  });
+}
+
+const readFailed = () => new ApiHttpError(400, 'invalid_json', 'Request body could not be read');
