@@ -33,6 +33,25 @@ describe('Idempotency-Key on POST', () => {
     expect(await countCars('Replay')).toBe(1);
   });
 
+  it('replays the first response byte for byte, keys in the order they were sent', async () => {
+    const headers = {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    };
+    const send = () =>
+      fetch(`${server.baseUrl}/cars`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ year: 1990, make: 'Bytes', model: 'Same' }),
+      });
+    const first = await send();
+    const second = await send();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.text()).toBe(await first.text());
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+  });
+
   it('answers the same key with another body with 409 and stores nothing', async () => {
     const headers = { 'idempotency-key': randomUUID() };
     await api('POST', '/cars', { body: { year: 1990, make: 'Reuse', model: 'A' }, headers });

@@ -14,6 +14,7 @@ import * as teamRowCounts from './023-team-row-counts.js';
 import * as teamEvents from './024-team-events.js';
 import * as webhooks from './025-webhooks.js';
 import * as idempotencyClaim from './026-idempotency-claim.js';
+import * as idempotencyResponseText from './027-idempotency-response-text.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Knex.Migration> = {
   '024-team-events': teamEvents,
   '025-webhooks': webhooks,
   '026-idempotency-claim': idempotencyClaim,
+  '027-idempotency-response-text': idempotencyResponseText,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */
