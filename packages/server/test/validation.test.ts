@@ -138,13 +138,19 @@ describe('validation', () => {
     expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
   });
 
-  it('answers a body that is not JSON with 400', async () => {
+  it('answers a body that is not JSON with 415 saying what to send, and stores nothing', async () => {
+    const before = await snapshotTeamData(server.db, teamId);
     const res = await api('POST', '/cars', {
       rawBody: 'year=1999',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(res.status).toBe(400);
-    expect(isApiError(res.body)).toBe(true);
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      error: 'Send the body as JSON (Content-Type: application/json); got "application/x-www-form-urlencoded"',
+      code: 'unsupported_media_type',
+      details: null,
+    });
+    expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
   });
 
   it('answers a body over 5 MB with 413 payload_too_large', async () => {
