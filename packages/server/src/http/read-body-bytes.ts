@@ -56,11 +56,11 @@ export function readBodyBytes(req: Request, options: ReadBodyOptions): Promise<B
       reject(error);
     };
     const idle = setTimeout(
-      () => fail(timedOut(`stopped arriving (no bytes for ${timeouts.idleMs / 1000} s)`)),
+      () => fail(timedOut(`stopped arriving (no bytes for ${duration(timeouts.idleMs)})`)),
       timeouts.idleMs,
     );
     const deadline = setTimeout(
-      () => fail(timedOut(`took longer than ${timeouts.deadlineMs / 60_000} minutes`)),
+      () => fail(timedOut(`took longer than ${duration(timeouts.deadlineMs)} in all`)),
       timeouts.deadlineMs,
     );
     const onProgress = () => idle.refresh();
@@ -86,5 +86,8 @@ export function readBodyBytes(req: Request, options: ReadBodyOptions): Promise<B
     if (decoder) req.on('error', () => fail(gone() ?? readFailed()));
   });
 }
+
+/** `60 s`, `15 minutes`: a limit as an operator would write it. */
+const duration = (ms: number) => (ms >= 120_000 && ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${ms / 1000} s`);
 
 const readFailed = () => new ApiHttpError(400, 'invalid_json', 'Request body could not be read');
