@@ -6,9 +6,9 @@ import type { BodyTimeouts } from './body-timeouts.js';
 import { RequestAborted } from './request-aborted.js';
 
 export interface ReadBodyOptions {
-  /** Most bytes kept (after decoding); past it, `tooLarge`. */
+  /** Most bytes kept (after decoding); past it, `tooLarge` (with the declared size when `Content-Length` says so). */
   limit: number;
-  tooLarge: () => ApiHttpError;
+  tooLarge: (declared?: number) => ApiHttpError;
   timeouts: BodyTimeouts;
   /** Decodes a `Content-Encoding`; the limit applies to its output. */
   decoder?: (Readable & NodeJS.WritableStream) | undefined;
@@ -26,11 +26,18 @@ const timedOut = (why: string) =>
 /**
  * Reads a request's body, which a handler calls only after the request passed authentication and scopes.
  * Given up with a 408 after `idleMs` without a byte or `deadlineMs` in all (the connection then closes: the
- * rest of the body cannot be told from a next request); past `limit`, the rest is read and dropped.
+ * rest of the body cannot be told from a next request); past `limit`, by its `Content-Length` or as it
+ * arrives, a 413, and the rest is read and dropped.
  */
-export function readBodyBytes(req: Request, options: ReadBodyOptions): Promise<Buffer> {
-  claimBody(req);
+export async function readBodyBytes(req: Request, options: ReadBodyOptions): Promise<Buffer> {
   const { limit, decoder, timeouts } = options;
+  // Refused on its word, before a client waiting for `100 Continue` is told to send it.
+  const declared = Number(req.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw options.tooLarge(declared);
+  }
+  claimBody(req);
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

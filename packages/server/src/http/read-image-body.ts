@@ -33,12 +33,7 @@ export async function readImageBody(req: Request, timeouts: BodyTimeouts): Promi
     req.resume();
     throw new ApiHttpError(415, 'unsupported_media_type', 'Send image bytes without a Content-Encoding');
   }
-  const declared = Number(req.get('content-length'));
-  if (Number.isFinite(declared) && declared > PHOTO_MAX_BYTES) {
-    req.resume();
-    throw tooLarge(declared);
-  }
-  return readBodyBytes(req, { limit: PHOTO_MAX_BYTES, tooLarge: () => tooLarge(), timeouts });
+  return readBodyBytes(req, { limit: PHOTO_MAX_BYTES, tooLarge, timeouts });
 }
 
 /** What makes two image requests the same for an Idempotency-Key: their fields and the bytes' digest. */

@@ -57,12 +57,6 @@ export async function readJsonBody(req: Request, timeouts: BodyTimeouts, alsoAcc
       `Unsupported Content-Encoding "${encoding.slice(0, 40)}"; send identity, gzip, deflate or br`,
     );
   }
-  const declared = Number(req.get('content-length'));
-  if (Number.isFinite(declared) && declared > BODY_LIMIT_BYTES) {
-    req.resume();
-    throw tooLarge();
-  }
-
   const bytes = await readBodyBytes(req, {
     limit: BODY_LIMIT_BYTES,
     tooLarge,
