@@ -80,7 +80,7 @@ describe('defineResource', () => {
         ...{ operationId: 'createParkingOrder', surface: 'v1', method: 'post', path: '/shop/parking-orders' },
         ...{ summary: 'Create a parking order', scopes: write, sdk: sdk('create'), params: [], query: [] },
         ...{ status: 201, response: 'The order', paginated: false, resourceName: undefined },
-        statuses: [400, 401, 403, 409, 413, 415, 429, 500],
+        statuses: [400, 401, 403, 408, 409, 413, 415, 429, 500],
       },
       {
         ...{
@@ -97,7 +97,7 @@ describe('defineResource', () => {
           query: [],
         },
         ...{ status: 200, response: 'The order', paginated: false, resourceName: 'Parking order' },
-        statuses: [400, 401, 403, 404, 413, 415, 429, 500],
+        statuses: [400, 401, 403, 404, 408, 413, 415, 429, 500],
       },
       {
         ...{

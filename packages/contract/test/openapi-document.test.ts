@@ -51,6 +51,7 @@ describe('checked-in OpenAPI documents', () => {
       '401': 'unauthorized',
       '403': 'forbidden',
       '404': 'not_found',
+      '408': 'request_timeout',
       '409': 'conflict',
       '410': 'gone',
       '413': 'payload_too_large',
@@ -84,7 +85,7 @@ describe('checked-in OpenAPI documents', () => {
   });
 
   it('adds the statuses the shared machinery produces to the declared ones', () => {
-    expect(errorStatuses(apiEndpoints.createCar)).toEqual([400, 401, 403, 409, 413, 415, 429, 500]);
+    expect(errorStatuses(apiEndpoints.createCar)).toEqual([400, 401, 403, 408, 409, 413, 415, 429, 500]);
     expect(errorStatuses(apiEndpoints.listCars)).toEqual([400, 401, 403, 429, 500]);
     expect(errorStatuses(apiEndpoints.getCar)).toEqual([400, 401, 403, 404, 429, 500]);
     const adminOnly = Object.values(adminEndpoints) as EndpointDefinition[];
