@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
 import { createWorld, endpointFixtures, fillIds } from './support/endpoint-fixtures.js';
-import { snapshotTeamData } from './support/team-snapshot.js';
+import { teamRows } from './support/team-snapshot.js';
 
 // Two teams, each with many records, hammer each other's ids on every endpoint that takes one
 // (generated from the contract, as tenant-isolation.test.ts) and point bodies at each other's records,
@@ -213,7 +213,7 @@ function idsIn(snapshot: Record<string, unknown[]>): Set<string> {
 describe('tenant isolation under concurrent load', () => {
   it("two teams hammering each other's ids change nothing of the other and never see its ids", async () => {
     const [a, b] = teams;
-    const before = { A: await snapshotTeamData(server.db, a.teamId), B: await snapshotTeamData(server.db, b.teamId) };
+    const before = { A: await teamRows(server.db, a.teamId), B: await teamRows(server.db, b.teamId) };
 
     const tasks = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -224,7 +224,7 @@ describe('tenant isolation under concurrent load', () => {
       CONCURRENCY,
     );
 
-    const after = { A: await snapshotTeamData(server.db, a.teamId), B: await snapshotTeamData(server.db, b.teamId) };
+    const after = { A: await teamRows(server.db, a.teamId), B: await teamRows(server.db, b.teamId) };
     const problems: string[] = [];
 
     // Every cross-team call was refused as for a record that does not exist (or, for a body pointing at
