@@ -4,8 +4,11 @@
 // (TEST_DATABASE_URL, default the local server). Extra arguments go to vitest, e.g.
 // `pnpm test --project server`.
 // `pnpm test:stress` (`--stress`): the reliability suites' long variants (VSF_STRESS=1) on PostgreSQL.
+// `pnpm test --and-stress` (CI): both, without running the stress suites' short variants on PostgreSQL
+// first, since their long variants run there right after.
 import { spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
+import { availableParallelism } from 'node:os';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const DATABASE_PROJECTS = ['server'];
@@ -20,7 +23,8 @@ const DATABASE_TEST_SUITES = [
   'tests/browser/admin-page.test.ts',
 ];
 const stress = process.argv.includes('--stress');
-const args = process.argv.slice(2).filter((a) => a !== '--stress');
+const andStress = process.argv.includes('--and-stress');
+const args = process.argv.slice(2).filter((a) => a !== '--stress' && a !== '--and-stress');
 /** The suites with a longer variant under VSF_STRESS (see the README's reliability table). */
 const STRESS_SUITES = [
   'packages/server/test/fuzz-contract.test.ts',
@@ -62,7 +66,7 @@ const exec = (label, extra, env) => run(label, pnpm[0], [...pnpm[1], ...extra], 
 const databaseUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
 const shownDatabaseUrl = databaseUrl.replace(/\/\/[^@]*@/, '//***@');
 
-if (stress) {
+async function runStress() {
   if (!(await reachable(databaseUrl))) {
     console.error(
       `✖ PostgreSQL is not reachable at ${databaseUrl}; the stress suites run on it (set TEST_DATABASE_URL)`,
@@ -73,6 +77,10 @@ if (stress) {
     TEST_DATABASE_URL: databaseUrl,
     VSF_STRESS: '1',
   });
+}
+
+if (stress) {
+  await runStress();
   console.log('\n✔ stress suites passed');
   process.exit(0);
 }
@@ -87,23 +95,30 @@ if (args.length === 0) {
 }
 
 const { TEST_DATABASE_URL: _ignored, ...pgliteEnv } = process.env;
+// Two files at a time even on two cores (vitest's default there is one): the suites wait on servers,
+// CLIs and sockets they start more than they compute, and on PGlite each suite's database is its own.
+// The PostgreSQL passes share one database, where a suite may change the schema for a moment
+// (marketing-engagement drops a trigger), so they keep vitest's default.
+const workers = `--maxWorkers=${Math.max(2, availableParallelism() - 1)}`;
 console.log('\n▶ tests on embedded PGlite');
-const pglite = spawnSync(pnpm[0], [...pnpm[1], ...vitest, ...args], { stdio: 'inherit', env: pgliteEnv });
+const pglite = spawnSync(pnpm[0], [...pnpm[1], ...vitest, workers, ...args], { stdio: 'inherit', env: pgliteEnv });
 if (pglite.status !== 0) process.exit(pglite.status ?? 1);
 
 if (await reachable(databaseUrl)) {
   const projects = args.length > 0 ? args : DATABASE_PROJECTS.flatMap((p) => ['--project', p]);
-  exec(`tests on PostgreSQL (${shownDatabaseUrl})`, [...vitest, ...projects], {
+  const leftToStress = andStress ? STRESS_SUITES.flatMap((s) => ['--exclude', `**/${s.split('/').at(-1)}`]) : [];
+  exec(`tests on PostgreSQL (${shownDatabaseUrl})`, [...vitest, ...projects, ...leftToStress], {
     TEST_DATABASE_URL: databaseUrl,
   });
   if (args.length === 0)
     exec(
       `cross-package suites on PostgreSQL (${shownDatabaseUrl})`,
-      [...vitest, '--project', 'tests', ...DATABASE_TEST_SUITES],
+      [...vitest, '--project', 'tests', ...DATABASE_TEST_SUITES, ...leftToStress],
       {
         TEST_DATABASE_URL: databaseUrl,
       },
     );
+  if (andStress) await runStress();
 } else if (isCi || process.env.TEST_DATABASE_URL) {
   console.error(`✖ PostgreSQL is not reachable at ${databaseUrl}; the PostgreSQL pass cannot run`);
   process.exit(1);

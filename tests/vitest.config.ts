@@ -4,7 +4,6 @@ export default defineProject({
   test: {
     name: 'tests',
     include: ['**/*.test.ts'],
-    exclude: ['**/node_modules/**'],
     // Builds the `vsf` bin once, as it ships, for the CLI suites.
     globalSetup: ['cli/support/build-vsf.ts'],
     testTimeout: 90_000,
