@@ -204,6 +204,43 @@ describe('request bodies from slow clients', () => {
     // Closed by the unclaimed-body cut-off (1.2 s), long before the 6 s the body would take.
     expect(sent.closedAfterMs).toBeLessThan(4_000);
   });
+
+  it('cuts off a body that goes on arriving past its limit once its 413 is sent', async () => {
+    // Chunked, so the size is known only as it arrives: 3 MiB + 1 at once, then a drip that would go on for 8 s.
+    const started = performance.now();
+    const sent = await new Promise<{ status: number; body: string; closedAfterMs: number }>((resolve) => {
+      const req = request(`${origin}${photoPath('huge.png')}`, {
+        method: 'POST',
+        agent: false,
+        headers: { ...auth(), 'content-type': 'image/png', 'transfer-encoding': 'chunked' },
+      });
+      let status = 0;
+      const parts: Buffer[] = [];
+      req.on('response', (res) => {
+        status = res.statusCode ?? 0;
+        res.on('data', (c: Buffer) => parts.push(c));
+      });
+      // Cut off while writing, the client may see a reset: the close is what this test waits for.
+      req.on('error', () => {});
+      req.on('socket', (socket) =>
+        socket.once('close', () =>
+          resolve({ status, body: Buffer.concat(parts).toString(), closedAfterMs: performance.now() - started }),
+        ),
+      );
+      req.write(pngOf(3 * 1024 * 1024 + 1));
+      const drip = setInterval(() => {
+        if (req.destroyed || performance.now() - started > 8_000) {
+          clearInterval(drip);
+          if (!req.destroyed) req.end();
+        } else req.write(Buffer.alloc(1024));
+      }, 100);
+    });
+    expect(sent.status).toBe(413);
+    expect(JSON.parse(sent.body)).toMatchObject({ code: 'payload_too_large' });
+    // Closed once the 413 is sent (Node ends a connection whose request was answered before its body
+    // ended), not when the client chose to stop at 8 s nor at the 16-minute backstop.
+    expect(sent.closedAfterMs).toBeLessThan(5_000);
+  });
 });
 
 describe('Expect: 100-continue', () => {

@@ -27,7 +27,8 @@ const timedOut = (why: string) =>
  * Reads a request's body, which a handler calls only after the request passed authentication and scopes.
  * Given up with a 408 after `idleMs` without a byte or `deadlineMs` in all (the connection then closes: the
  * rest of the body cannot be told from a next request); past `limit`, by its `Content-Length` or as it
- * arrives, a 413, and the rest is read and dropped.
+ * arrives, a 413; what is still arriving is read and dropped until the 413 is sent, and Node then closes the
+ * connection (request-bodies.test.ts).
  */
 export async function readBodyBytes(req: Request, options: ReadBodyOptions): Promise<Buffer> {
   const { limit, decoder, timeouts } = options;
