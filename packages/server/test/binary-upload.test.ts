@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from '../src/testing/start-test-serv
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
 
-// The announced `binary-upload` extension: a photo or asset sent as its bytes, the other fields in the query.
+// The announced `binary-upload` extension: a photo or asset sent as its bytes, the other fields in the query
+// (its multipart/form-data form: multipart-upload.test.ts).
 let server: TestServer;
 let key: string;
 let api: ApiCaller;
@@ -200,11 +201,11 @@ describe('binary-upload', () => {
     });
   });
 
-  it('answers a body that is neither JSON nor an image with 415 naming both, before looking at the query', async () => {
-    for (const type of ['application/octet-stream', 'multipart/form-data; boundary=x', 'text/plain']) {
+  it('answers a body that is neither JSON, an image nor a form with 415 naming all three, before looking at the query', async () => {
+    for (const type of ['application/octet-stream', 'application/x-www-form-urlencoded', 'text/plain']) {
       const res = await raw(`/cars/${carId}/photos`, png, { sessionId, filename: 'a.png' }, { 'content-type': type });
       expect(res.status, JSON.stringify(res.body)).toBe(415);
-      expect(res.body.error).toContain('or an image (Content-Type: image/*');
+      expect(res.body.error).toContain('or an image (Content-Type: image/*, or multipart/form-data');
     }
   });
 });

@@ -132,7 +132,25 @@ function describeFieldScope(rule: FieldScope): string {
 function describeBinaryUpload(endpoint: EndpointDefinition): string | undefined {
   if (!endpoint.binaryUpload) return undefined;
   const fields = Object.keys(endpoint.binaryUpload.query.shape).map((f) => `\`${f}\``);
-  return `Extension \`binary-upload\` (announced in the \`${EXTENSIONS_HEADER}\` header of every response): the body may instead be the image's bytes with its \`image/*\` type as \`Content-Type\`, and ${fields.join(', ')} in the query. The same rules and limits apply; nothing is base64-encoded.`;
+  return `Extension \`binary-upload\` (announced in the \`${EXTENSIONS_HEADER}\` header of every response): the body may instead be the image's bytes with its \`image/*\` type as \`Content-Type\`, and ${fields.join(', ')} in the query; or \`multipart/form-data\` with the image in a \`file\` part (its \`image/*\` type in the part's \`Content-Type\` or a \`contentType\` field) and ${fields.join(', ')} as fields (\`filename\` defaults to the part's). The same rules and limits apply; nothing is base64-encoded.`;
+}
+
+/** The `multipart/form-data` form of an image upload: the image in `file`, the other fields beside it. */
+function binaryUploadForm(query: z.ZodObject) {
+  const { filename, ...fields } = query.shape as Record<string, z.ZodType>;
+  return z.object({
+    file: z.string().openapi({ format: 'binary', description: 'The image, up to 3 MiB, with its `image/*` type' }),
+    ...fields,
+    ...(filename
+      ? { filename: filename.optional().openapi({ description: "Defaults to the file part's filename" }) }
+      : {}),
+    contentType: z
+      .string()
+      .max(100)
+      .regex(/^image\/[\w.+-]+$/)
+      .optional()
+      .openapi({ description: "The image's type, if the file part has none" }),
+  });
 }
 
 /**
@@ -196,7 +214,15 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
               required: true,
               content: {
                 'application/json': { schema: endpoint.body },
-                ...(endpoint.binaryUpload ? { 'image/*': { schema: { type: 'string', format: 'binary' } } } : {}),
+                ...(endpoint.binaryUpload
+                  ? {
+                      'image/*': { schema: { type: 'string', format: 'binary' } },
+                      'multipart/form-data': {
+                        schema: binaryUploadForm(endpoint.binaryUpload.query),
+                        encoding: { file: { contentType: 'image/*' } },
+                      },
+                    }
+                  : {}),
               },
             },
           }
@@ -271,6 +297,8 @@ function addExamples(document: OpenApiDocument, endpoints: readonly EndpointDefi
     if (body) body.example ??= schemaExample(body.schema, components, undefined, 0, true);
     const image = operation.requestBody?.content['image/*'];
     if (image) image.example ??= '(the image’s bytes)';
+    const form = operation.requestBody?.content['multipart/form-data'];
+    if (form) form.example ??= { ...schemaExample(form.schema, components), file: '(the image’s bytes)' };
     for (const [status, response] of Object.entries(operation.responses)) {
       // Bytes have no JSON example; a placeholder string keeps the every-body-has-an-example check whole.
       const bytes = endpoint.response.contentType ? response.content?.[endpoint.response.contentType] : undefined;

@@ -19,6 +19,7 @@ import { jsonSafetyProblems } from './json-safety.js';
 import { malformedQueryEscapes } from './query-encoding.js';
 import { imageFingerprintBody, isImageBody, mediaTypeOf, readImageBody } from './read-image-body.js';
 import { readJsonBody } from './read-json-body.js';
+import { FILE_PART, isMultipartBody, readFormUpload } from './read-multipart-image.js';
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
 import { sendJson } from './send-json.js';
 import { toValidationDetails } from './zod-issues.js';
@@ -64,14 +65,17 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
       if (endpoint.surface === 'admin') {
         await authenticateAdminToken(req, res, options.adminToken, options.rateLimiter);
       }
-      // The `binary-upload` extension: the image's bytes as the body, the other fields in the query.
-      const binary = endpoint.binaryUpload !== undefined && isImageBody(req);
+      // The `binary-upload` extension: the image's bytes as the body and the other fields in the query,
+      // or a multipart/form-data form with the image in its `file` part and the other fields beside it.
+      const form = endpoint.binaryUpload !== undefined && isMultipartBody(req);
+      const binary = endpoint.binaryUpload !== undefined && (form || isImageBody(req));
       // Read only now: an unauthenticated or unauthorised caller never makes the server parse a body.
       if (endpoint.body && !binary) {
         req.body = await readJsonBody(
           req,
           options.bodyTimeouts,
-          endpoint.binaryUpload && 'an image (Content-Type: image/*, the binary-upload extension)',
+          endpoint.binaryUpload &&
+            `an image (Content-Type: image/*, or multipart/form-data with the image in a "${FILE_PART}" part: the binary-upload extension)`,
         );
       }
 
@@ -81,7 +85,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
 
       const unsafeQuery = [...malformedQueryEscapes(req.originalUrl), ...jsonSafetyProblems(req.query ?? {})];
       if (unsafeQuery.length > 0) throw validationFailed(unsafeQuery);
-      const query = (binary ? endpoint.binaryUpload?.query : endpoint.query)?.safeParse(req.query ?? {});
+      const query = (binary && !form ? endpoint.binaryUpload?.query : endpoint.query)?.safeParse(req.query ?? {});
       if (query && !query.success) throw validationFailed(toValidationDetails(query.error));
       if (!query && Object.keys(req.query ?? {}).length > 0) {
         throw validationFailed([
@@ -97,8 +101,13 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
         body: req.body as unknown,
       };
       if (binary) {
-        const fields = { ...(query?.data as Record<string, unknown>), contentType: mediaTypeOf(req) };
-        const bytes = await readImageBody(req, options.bodyTimeouts);
+        const { fields, bytes } =
+          form && endpoint.binaryUpload
+            ? await readFormUpload(req, endpoint.binaryUpload.query, options.bodyTimeouts)
+            : {
+                fields: { ...(query?.data as Record<string, unknown>), contentType: mediaTypeOf(req) },
+                bytes: await readImageBody(req, options.bodyTimeouts),
+              };
         body = { ...fields, bytes };
         fingerprint = { query: '', body: imageFingerprintBody(fields, bytes) };
         if (auth) requireFieldScopes(auth, endpoint, body);

@@ -5,7 +5,8 @@ import { ApiHttpError } from '../errors/api-http-error.js';
 import type { BodyTimeouts } from './body-timeouts.js';
 import { readBodyBytes } from './read-body-bytes.js';
 
-const tooLarge = (size?: number) =>
+/** 413 for an image over 3 MiB, with its declared size when known. */
+export const imageTooLarge = (size?: number) =>
   new ApiHttpError(
     413,
     'payload_too_large',
@@ -28,12 +29,17 @@ export function mediaTypeOf(req: Request): string {
  * (images are compressed already).
  */
 export async function readImageBody(req: Request, timeouts: BodyTimeouts): Promise<Uint8Array> {
+  refuseContentEncoding(req);
+  return readBodyBytes(req, { limit: PHOTO_MAX_BYTES, tooLarge: imageTooLarge, timeouts });
+}
+
+/** Image bodies come without a `Content-Encoding`: images are compressed already. */
+export function refuseContentEncoding(req: Request): void {
   const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity') {
     req.resume();
     throw new ApiHttpError(415, 'unsupported_media_type', 'Send image bytes without a Content-Encoding');
   }
-  return readBodyBytes(req, { limit: PHOTO_MAX_BYTES, tooLarge, timeouts });
 }
 
 /** What makes two image requests the same for an Idempotency-Key: their fields and the bytes' digest. */

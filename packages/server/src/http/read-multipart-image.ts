@@ -1,0 +1,144 @@
+import { PHOTO_MAX_BYTES } from '@vsf/contract';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
+import type { BodyTimeouts } from './body-timeouts.js';
+import { readBodyBytes } from './read-body-bytes.js';
+import { imageTooLarge, refuseContentEncoding } from './read-image-body.js';
+import { toValidationDetails } from './zod-issues.js';
+
+/** The part that holds the image, named as Stripe's and most upload APIs' file part is. */
+export const FILE_PART = 'file';
+/** Room for the form's boundaries, part headers and text fields around a 3 MiB image. */
+const ENVELOPE_BYTES = 64 * 1024;
+const MAX_FIELDS = 16;
+const MAX_FIELD_BYTES = 8 * 1024;
+
+export interface MultipartImage {
+  /** The form's text fields, as sent (validated by the caller against the endpoint's fields). */
+  fields: Record<string, string>;
+  /** The image's type: a `contentType` field, else the file part's own `Content-Type`. */
+  contentType: string;
+  /** The file part's `filename`, for a form that sends no `filename` field. */
+  partFilename: string | undefined;
+  bytes: Uint8Array;
+}
+
+/** Whether a request sends `multipart/form-data` (the `binary-upload` extension's form). */
+export function isMultipartBody(req: Request): boolean {
+  return /^multipart\/form-data\b/i.test(req.get('content-type') ?? '');
+}
+
+const malformed = (why: string) =>
+  validationFailed([{ path: '', message: `The multipart/form-data body could not be read: ${why}` }]);
+
+/**
+ * Reads a `multipart/form-data` image upload, as a browser's `FormData` or `curl -F file=@front.jpg` sends
+ * it: one `file` part holding the image (up to 3 MiB) and text fields. The body is read like any other
+ * (after authentication; idle, deadline and size limits; nothing stored on refusal) and then parsed.
+ */
+export async function readMultipartImage(req: Request, timeouts: BodyTimeouts): Promise<MultipartImage> {
+  refuseContentEncoding(req);
+  if (!/;\s*boundary=/i.test(req.get('content-type') ?? '')) {
+    req.resume();
+    throw malformed('its Content-Type has no boundary (let the HTTP client set it, as FormData and curl -F do)');
+  }
+  const body = await readBodyBytes(req, {
+    limit: PHOTO_MAX_BYTES + ENVELOPE_BYTES,
+    tooLarge: () => imageTooLarge(),
+    timeouts,
+  });
+  return parseForm(req, body);
+}
+
+/**
+ * An upload sent as a form: its fields checked against `fields` (the endpoint's, less the image's own;
+ * `filename` defaults to the file part's), and the image with its type.
+ */
+export async function readFormUpload(
+  req: Request,
+  fields: z.ZodObject,
+  timeouts: BodyTimeouts,
+): Promise<{ fields: Record<string, unknown>; bytes: Uint8Array }> {
+  const sent = await readMultipartImage(req, timeouts);
+  const named = 'filename' in fields.shape && sent.partFilename ? { filename: sent.partFilename } : {};
+  const parsed = fields.safeParse({ ...named, ...sent.fields });
+  if (!parsed.success) throw validationFailed(toValidationDetails(parsed.error));
+  return { fields: { ...parsed.data, contentType: sent.contentType }, bytes: sent.bytes };
+}
+
+function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let file: { contentType: string; filename: string | undefined } | undefined;
+    let problem: ApiHttpError | undefined;
+    const refuse = (error: ApiHttpError) => {
+      problem ??= error;
+    };
+    let form: busboy.Busboy;
+    try {
+      form = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          files: 1,
+          fields: MAX_FIELDS,
+          parts: MAX_FIELDS + 1,
+          fileSize: PHOTO_MAX_BYTES,
+          fieldSize: MAX_FIELD_BYTES,
+          fieldNameSize: 100,
+        },
+      });
+    } catch (error) {
+      reject(malformed((error as Error).message));
+      return;
+    }
+    form.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated)
+        return refuse(malformed(`field "${name.slice(0, 100)}" is over ${MAX_FIELD_BYTES} bytes`));
+      if (Object.hasOwn(fields, name)) return refuse(malformed(`field "${name}" is sent twice`));
+      fields[name] = value;
+    });
+    form.on('file', (name, stream, info) => {
+      // A form cut short errors the open part's stream as well as the form: the form's error answers it.
+      stream.on('error', () => {});
+      if (name !== FILE_PART || file) {
+        stream.resume();
+        return refuse(
+          malformed(`send one image per request, in a part named "${FILE_PART}" (got a file part "${name}")`),
+        );
+      }
+      file = { contentType: info.mimeType.toLowerCase(), filename: info.filename };
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => refuse(imageTooLarge()));
+    });
+    form.on('filesLimit', () => refuse(malformed(`send one image per request, in a part named "${FILE_PART}"`)));
+    form.on('fieldsLimit', () => refuse(malformed(`more than ${MAX_FIELDS} fields`)));
+    form.on('partsLimit', () => refuse(malformed(`more than ${MAX_FIELDS + 1} parts`)));
+    form.on('error', (error: Error) => reject(problem ?? malformed(error.message)));
+    form.on('close', () => {
+      if (problem) return reject(problem);
+      if (!file) return reject(malformed(`it has no "${FILE_PART}" part with the image`));
+      const contentType = fields.contentType ?? file.contentType;
+      delete fields.contentType;
+      if (!/^image\/[\w.+-]+$/i.test(contentType)) {
+        return reject(
+          new ApiHttpError(
+            415,
+            'unsupported_media_type',
+            `The "${FILE_PART}" part is ${contentType ? `"${contentType.slice(0, 100)}"` : 'untyped'}, not an image; give its image/* type (curl: -F "file=@front.jpg;type=image/jpeg") or a contentType field`,
+          ),
+        );
+      }
+      resolve({
+        fields,
+        contentType: contentType.toLowerCase(),
+        partFilename: file.filename,
+        bytes: Buffer.concat(chunks),
+      });
+    });
+    form.end(body);
+  });
+}

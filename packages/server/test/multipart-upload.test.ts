@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { ALL_SCOPES, PHOTO_MAX_BYTES } from '@vsf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
+import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import { TINY_PNG } from './support/endpoint-fixtures.js';
+
+// The `binary-upload` extension's form: a photo or asset sent as multipart/form-data, as a browser's
+// FormData or `curl -F file=@front.jpg` sends it, the image in a `file` part and the other fields beside it.
+let server: TestServer;
+let key: string;
+let api: ApiCaller;
+let carId: string;
+let sessionId: string;
+const png = Buffer.from(TINY_PNG, 'base64');
+
+type Part = { name: string; value: string } | { name: string; file: Uint8Array; filename?: string; type?: string };
+
+/** A form as fetch sends it (boundary and part headers by undici, as a browser's). */
+function formOf(parts: Part[]): FormData {
+  const form = new FormData();
+  for (const part of parts) {
+    if ('value' in part) form.append(part.name, part.value);
+    else form.append(part.name, new Blob([part.file], { type: part.type ?? '' }), part.filename ?? 'blob');
+  }
+  return form;
+}
+
+async function post(
+  path: string,
+  body: FormData | Uint8Array | string,
+  headers: Record<string, string> = {},
+  query = '',
+) {
+  const res = await fetch(`${server.baseUrl}${path}${query}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, ...headers },
+    body,
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: each assertion states the shape it expects
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+const photos = () => `/cars/${carId}/photos`;
+const photoCount = async () => (await api('GET', `/cars/${carId}/photos`)).body.total as number;
+const image = (file: Uint8Array = png, filename = 'front.png', type = 'image/png'): Part => ({
+  name: 'file',
+  file,
+  filename,
+  type,
+});
+
+beforeAll(async () => {
+  server = await startTestServer();
+  ({ key } = await server.createTeamWithKey(ALL_SCOPES));
+  api = apiCaller(server.baseUrl, key);
+  carId = (await api('POST', '/cars', { body: { year: 2001, make: 'Honda', model: 'S2000' } })).body.data.id;
+  const parkingZoneId = (await api('POST', '/parking-zones', { body: { name: 'Hall A' } })).body.data.id;
+  sessionId = (await api('POST', `/cars/${carId}/events`, { body: { activityType: 'drop_off', parkingZoneId } })).body
+    .data.sessionId;
+});
+afterAll(() => server?.close());
+
+describe('binary-upload as multipart/form-data', () => {
+  it('stores a photo sent as a form, named by its file part, and serves its bytes back', async () => {
+    const res = await post(photos(), formOf([{ name: 'sessionId', value: sessionId }, image()]));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.headers.get('location')).toMatch(new RegExp(`/cars/${carId}/photos/${res.body.data.id}$`));
+    expect(res.body.data).toMatchObject({ carId, sessionId, filename: 'front.png', contentType: 'image/png' });
+    expect(res.body.data.sizeBytes).toBe(png.length);
+    const media = await fetch(`${server.origin}${res.body.data.url}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(Buffer.from(await media.arrayBuffer())).toEqual(png);
+  });
+
+  it('takes filename and contentType fields over the file part’s own (a part curl sends untyped)', async () => {
+    const res = await post(
+      photos(),
+      formOf([
+        { name: 'sessionId', value: sessionId },
+        { name: 'filename', value: 'rear.png' },
+        { name: 'contentType', value: 'image/png' },
+        image(png, 'IMG_0001', 'application/octet-stream'),
+      ]),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ filename: 'rear.png', contentType: 'image/png' });
+  });
+
+  it('stores a marketing asset sent as a form, with its name and folder as fields', async () => {
+    const folder = (await api('POST', '/marketing/asset-folders', { body: { name: 'Spring' } })).body.data;
+    const res = await post(
+      '/marketing/assets',
+      formOf([{ name: 'name', value: 'Banner' }, { name: 'folderId', value: folder.id }, image(png, 'banner.png')]),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ name: 'Banner', folderId: folder.id, filename: 'banner.png' });
+  });
+
+  const session = () => ({ name: 'sessionId', value: sessionId });
+  const big = new Uint8Array(PHOTO_MAX_BYTES + 1);
+  big.set(png);
+  const cases: [
+    string,
+    () => { body: FormData | string; headers?: Record<string, string>; query?: string },
+    number,
+    string?,
+  ][] = [
+    ['no file part', () => ({ body: formOf([session()]) }), 400, ''],
+    [
+      'the image in a part not named file',
+      () => ({ body: formOf([session(), { ...image(), name: 'photo' }]) }),
+      400,
+      '',
+    ],
+    ['two images', () => ({ body: formOf([session(), image(), image(png, 'b.png')]) }), 400, ''],
+    [
+      'an untyped part and no contentType field',
+      () => ({ body: formOf([session(), image(png, 'a', 'application/octet-stream')]) }),
+      415,
+    ],
+    [
+      'bytes that are not the declared type',
+      () => ({ body: formOf([session(), image(png, 'a.jpg', 'image/jpeg')]) }),
+      400,
+      'contentType',
+    ],
+    [
+      'bytes that are no image',
+      () => ({ body: formOf([session(), image(Buffer.from('%PDF-1.7'), 'a.png')]) }),
+      400,
+      'contentType',
+    ],
+    ['no sessionId', () => ({ body: formOf([image()]) }), 400, 'sessionId'],
+    [
+      'a session of no event of the car',
+      () => ({ body: formOf([{ name: 'sessionId', value: randomUUID() }, image()]) }),
+      400,
+      'sessionId',
+    ],
+    [
+      'a field the JSON body does not have',
+      () => ({ body: formOf([session(), { name: 'base64', value: TINY_PNG }, image()]) }),
+      400,
+      '',
+    ],
+    ['a field sent twice', () => ({ body: formOf([session(), session(), image()]) }), 400, ''],
+    [
+      'a field of 10 000 characters',
+      () => ({ body: formOf([session(), { name: 'filename', value: 'x'.repeat(10_000) }, image()]) }),
+      400,
+      '',
+    ],
+    [
+      'fields in the query as well',
+      () => ({ body: formOf([session(), image()]), query: `?sessionId=${sessionId}` }),
+      400,
+      '',
+    ],
+    ['an image over 3 MiB', () => ({ body: formOf([session(), image(big)]) }), 413],
+    ['a form without its boundary', () => ({ body: 'x', headers: { 'content-type': 'multipart/form-data' } }), 400, ''],
+    [
+      'a form cut short',
+      () => ({
+        body: `--b\r\nContent-Disposition: form-data; name="sessionId"\r\n\r\n${sessionId}\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n${png.toString('latin1')}`,
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      }),
+      400,
+      '',
+    ],
+  ];
+  it.each(cases)('refuses %s with an ApiError and stores nothing', async (_case, make, status, path) => {
+    const before = await photoCount();
+    const { body, headers, query } = make();
+    const res = await post(photos(), body, headers, query);
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(isApiError(res.body)).toBe(true);
+    if (path !== undefined) expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(await photoCount()).toBe(before);
+  });
+
+  it('refuses a form declared over the limit by its Content-Length, and a compressed one, unread', async () => {
+    const before = await photoCount();
+    const huge = await post(photos(), 'x'.repeat(PHOTO_MAX_BYTES + 128 * 1024), {
+      'content-type': 'multipart/form-data; boundary=b',
+    });
+    expect([huge.status, huge.body.code]).toEqual([413, 'payload_too_large']);
+    const gzip = await post(photos(), formOf([session(), image()]), { 'content-encoding': 'gzip' });
+    expect([gzip.status, gzip.body.code]).toEqual([415, 'unsupported_media_type']);
+    expect(await photoCount()).toBe(before);
+  });
+
+  it('replays a retry that switches between raw bytes, a form and base64 under the same Idempotency-Key', async () => {
+    const idem = { 'idempotency-key': randomUUID() };
+    const raw = await post(`${photos()}?sessionId=${sessionId}&filename=switch.png`, png, {
+      ...idem,
+      'content-type': 'image/png',
+    });
+    const form = await post(photos(), formOf([session(), image(png, 'switch.png')]), idem);
+    const json = await api('POST', photos(), {
+      body: { sessionId, filename: 'switch.png', contentType: 'image/png', base64: TINY_PNG },
+      headers: idem,
+    });
+    expect([raw.status, form.status, json.status]).toEqual([201, 201, 201]);
+    expect(form.headers.get('idempotent-replayed')).toBe('true');
+    expect([form.body.data.id, json.body.data.id]).toEqual([raw.body.data.id, raw.body.data.id]);
+    const other = await post(
+      photos(),
+      formOf([session(), image(Buffer.concat([png, Buffer.from([0])]), 'switch.png')]),
+      idem,
+    );
+    expect(other.status).toBe(409);
+  });
+
+  it('is refused before the form is read to a key without write:cars', async () => {
+    const teamId = (await api('GET', '/auth/key')).body.data.teamId;
+    const readOnly = (await server.createKey(teamId, ['read:cars'])).key;
+    const res = await fetch(`${server.baseUrl}${photos()}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${readOnly}` },
+      body: formOf([session(), image()]),
+    });
+    expect(res.status).toBe(403);
+  });
+});
