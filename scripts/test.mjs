@@ -28,6 +28,7 @@ const args = process.argv.slice(2).filter((a) => a !== '--stress' && a !== '--an
 /** The suites with a longer variant under VSF_STRESS (see the README's reliability table). */
 const STRESS_SUITES = [
   'packages/server/test/fuzz-contract.test.ts',
+  'packages/server/test/multipart-upload.test.ts',
   'packages/server/test/tenant-isolation-load.test.ts',
   'packages/server/test/keys-under-load.test.ts',
   'packages/server/test/load.test.ts',

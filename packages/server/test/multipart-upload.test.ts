@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, PHOTO_MAX_BYTES } from '@vsf/contract';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
@@ -220,5 +221,72 @@ describe('binary-upload as multipart/form-data', () => {
       body: formOf([session(), image()]),
     });
     expect(res.status).toBe(403);
+  });
+
+  it('never answers 5xx to generated forms, cut anywhere, and stores a photo only when it answers 201', async () => {
+    const name = fc.oneof(fc.constantFrom('file', 'sessionId', 'filename', 'contentType', 'base64', ''), fc.string());
+    const value = fc.oneof(
+      fc.constant('SESSION'),
+      fc.string(),
+      fc.constantFrom('front.png', 'image/png', 'image/jpeg', '\u0000', '😀'.repeat(300)),
+    );
+    const part = fc.record({
+      name,
+      value,
+      file: fc.option(fc.constantFrom('png', 'pdf', 'empty'), { nil: undefined }),
+      type: fc.option(fc.constantFrom('image/png', 'image/jpeg', 'application/octet-stream', 'text/plain', ''), {
+        nil: undefined,
+      }),
+    });
+    type GenPart = {
+      name: string;
+      value: string;
+      file?: 'png' | 'pdf' | 'empty' | undefined;
+      type?: string | undefined;
+    };
+    const valid: GenPart[] = [
+      { name: 'sessionId', value: 'SESSION' },
+      { name: 'file', value: 'front.png', file: 'png', type: 'image/png' },
+    ];
+    // Around a valid form, so the generated ones reach success as well as every kind of refusal.
+    const forms = fc.oneof(
+      fc.constant(valid),
+      fc.array(part, { minLength: 1, maxLength: 2 }).map((extra) => [...valid, ...extra]),
+      fc.tuple(fc.nat(1), part).map(([i, p]) => valid.map((v, j) => (i === j ? p : v))),
+      fc.array(part, { maxLength: 5 }),
+    );
+    const bytes = { png, pdf: Buffer.from('%PDF-1.7 not an image'), empty: Buffer.alloc(0) };
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(forms, fc.option(fc.nat(), { nil: undefined, freq: 3 }), async (parts, cut) => {
+        const chunks: Buffer[] = [];
+        for (const p of parts) {
+          const filename = p.file ? `; filename="${p.value.replace(/["\r\n]/g, '')}"` : '';
+          chunks.push(
+            Buffer.from(
+              `--fuzz\r\nContent-Disposition: form-data; name="${p.name.replace(/["\r\n]/g, '')}"${filename}\r\n${
+                p.type === undefined ? '' : `Content-Type: ${p.type}\r\n`
+              }\r\n`,
+            ),
+            p.file ? bytes[p.file] : Buffer.from(p.value === 'SESSION' ? sessionId : p.value),
+            Buffer.from('\r\n'),
+          );
+        }
+        chunks.push(Buffer.from('--fuzz--\r\n'));
+        const whole = Buffer.concat(chunks);
+        const body = cut === undefined ? whole : whole.subarray(0, cut % (whole.length + 1));
+        const before = await photoCount();
+        const res = await post(photos(), new Uint8Array(body), {
+          'content-type': 'multipart/form-data; boundary=fuzz',
+        });
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+        if (res.status !== 201) expect(isApiError(res.body), JSON.stringify(res.body)).toBe(true);
+        expect(await photoCount()).toBe(before + (res.status === 201 ? 1 : 0));
+      }),
+      { numRuns: process.env.VSF_STRESS ? 400 : 80 },
+    );
+    console.log(`generated forms by status: ${[...statuses].map(([k, n]) => `${k}×${n}`).join(', ')}`);
+    expect(statuses.get(201)).toBeGreaterThan(0);
   });
 });

@@ -298,7 +298,7 @@ function addExamples(document: OpenApiDocument, endpoints: readonly EndpointDefi
     const image = operation.requestBody?.content['image/*'];
     if (image) image.example ??= '(the image’s bytes)';
     const form = operation.requestBody?.content['multipart/form-data'];
-    if (form) form.example ??= { ...schemaExample(form.schema, components), file: '(the image’s bytes)' };
+    if (form) form.example ??= { ...(schemaExample(form.schema, components) as object), file: '(the image’s bytes)' };
     for (const [status, response] of Object.entries(operation.responses)) {
       // Bytes have no JSON example; a placeholder string keeps the every-body-has-an-example check whole.
       const bytes = endpoint.response.contentType ? response.content?.[endpoint.response.contentType] : undefined;
