@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, PHOTO_MAX_BYTES, SERVER_EXTENSIONS } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
+import type { TestServer } from '../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
+import {
+  photoCount as countPhotos,
+  expectPhotoStored,
+  type PhotoSession,
+  startPhotoSession,
+} from './support/photo-session.js';
 
 // The announced `binary-upload` extension: a photo or asset sent as its bytes, the other fields in the query
 // (its multipart/form-data form: multipart-upload.test.ts).
+let session: PhotoSession;
 let server: TestServer;
 let key: string;
 let api: ApiCaller;
@@ -29,16 +36,11 @@ async function raw(
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-const photoCount = async () => (await api('GET', `/cars/${carId}/photos`)).body.total as number;
+const photoCount = () => countPhotos(session);
 
 beforeAll(async () => {
-  server = await startTestServer();
-  ({ key } = await server.createTeamWithKey(ALL_SCOPES));
-  api = apiCaller(server.baseUrl, key);
-  carId = (await api('POST', '/cars', { body: { year: 2001, make: 'Honda', model: 'S2000' } })).body.data.id;
-  const parkingZoneId = (await api('POST', '/parking-zones', { body: { name: 'Hall A' } })).body.data.id;
-  const dropOff = { activityType: 'drop_off', parkingZoneId };
-  sessionId = (await api('POST', `/cars/${carId}/events`, { body: dropOff })).body.data.sessionId;
+  session = await startPhotoSession();
+  ({ server, key, api, carId, sessionId } = session);
 });
 afterAll(() => server?.close());
 
@@ -58,12 +60,8 @@ describe('binary-upload', () => {
 
   it('stores a photo sent as its bytes, the same as one sent as base64, and serves the bytes back', async () => {
     const res = await raw(`/cars/${carId}/photos`, png, { sessionId, filename: 'front.png' });
-    expect(res.status).toBe(201);
-    expect(res.headers.get('location')).toMatch(new RegExp(`/cars/${carId}/photos/${res.body.data.id}$`));
+    await expectPhotoStored(session, res, png);
     expect(res.body.data).toMatchObject({ carId, sessionId, filename: 'front.png', contentType: 'image/png' });
-    expect(res.body.data.sizeBytes).toBe(png.length);
-    const media = await fetch(`${server.origin}${res.body.data.url}`, { headers: { authorization: `Bearer ${key}` } });
-    expect(Buffer.from(await media.arrayBuffer())).toEqual(png);
   });
 
   it('stores a marketing asset sent as its bytes, with name and folder from the query', async () => {

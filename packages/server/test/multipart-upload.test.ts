@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_SCOPES, PHOTO_MAX_BYTES } from '@vsf/contract';
+import { PHOTO_MAX_BYTES } from '@vsf/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
-import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import type { TestServer } from '../src/testing/start-test-server.js';
+import { type ApiCaller, isApiError } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
+import {
+  photoCount as countPhotos,
+  expectPhotoStored,
+  type PhotoSession,
+  startPhotoSession,
+} from './support/photo-session.js';
 
 // The `binary-upload` extension's form: a photo or asset sent as multipart/form-data, as a browser's
 // FormData or `curl -F file=@front.jpg` sends it, the image in a `file` part and the other fields beside it.
+let session: PhotoSession;
 let server: TestServer;
 let key: string;
 let api: ApiCaller;
@@ -43,7 +50,7 @@ async function post(
 }
 
 const photos = () => `/cars/${carId}/photos`;
-const photoCount = async () => (await api('GET', `/cars/${carId}/photos`)).body.total as number;
+const photoCount = () => countPhotos(session);
 const image = (file: Uint8Array = png, filename = 'front.png', type = 'image/png'): Part => ({
   name: 'file',
   file,
@@ -52,25 +59,16 @@ const image = (file: Uint8Array = png, filename = 'front.png', type = 'image/png
 });
 
 beforeAll(async () => {
-  server = await startTestServer();
-  ({ key } = await server.createTeamWithKey(ALL_SCOPES));
-  api = apiCaller(server.baseUrl, key);
-  carId = (await api('POST', '/cars', { body: { year: 2001, make: 'Honda', model: 'S2000' } })).body.data.id;
-  const parkingZoneId = (await api('POST', '/parking-zones', { body: { name: 'Hall A' } })).body.data.id;
-  sessionId = (await api('POST', `/cars/${carId}/events`, { body: { activityType: 'drop_off', parkingZoneId } })).body
-    .data.sessionId;
+  session = await startPhotoSession();
+  ({ server, key, api, carId, sessionId } = session);
 });
 afterAll(() => server?.close());
 
 describe('binary-upload as multipart/form-data', () => {
   it('stores a photo sent as a form, named by its file part, and serves its bytes back', async () => {
     const res = await post(photos(), formOf([{ name: 'sessionId', value: sessionId }, image()]));
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.headers.get('location')).toMatch(new RegExp(`/cars/${carId}/photos/${res.body.data.id}$`));
+    await expectPhotoStored(session, res, png);
     expect(res.body.data).toMatchObject({ carId, sessionId, filename: 'front.png', contentType: 'image/png' });
-    expect(res.body.data.sizeBytes).toBe(png.length);
-    const media = await fetch(`${server.origin}${res.body.data.url}`, { headers: { authorization: `Bearer ${key}` } });
-    expect(Buffer.from(await media.arrayBuffer())).toEqual(png);
   });
 
   it('takes filename and contentType fields over the file part’s own (a part curl sends untyped)', async () => {
@@ -97,7 +95,7 @@ describe('binary-upload as multipart/form-data', () => {
     expect(res.body.data).toMatchObject({ name: 'Banner', folderId: folder.id, filename: 'banner.png' });
   });
 
-  const session = () => ({ name: 'sessionId', value: sessionId });
+  const sessionField = () => ({ name: 'sessionId', value: sessionId });
   const big = new Uint8Array(PHOTO_MAX_BYTES + 1);
   big.set(png);
   const cases: [
@@ -106,28 +104,28 @@ describe('binary-upload as multipart/form-data', () => {
     number,
     string?,
   ][] = [
-    ['no file part', () => ({ body: formOf([session()]) }), 400, ''],
+    ['no file part', () => ({ body: formOf([sessionField()]) }), 400, ''],
     [
       'the image in a part not named file',
-      () => ({ body: formOf([session(), { ...image(), name: 'photo' }]) }),
+      () => ({ body: formOf([sessionField(), { ...image(), name: 'photo' }]) }),
       400,
       '',
     ],
-    ['two images', () => ({ body: formOf([session(), image(), image(png, 'b.png')]) }), 400, ''],
+    ['two images', () => ({ body: formOf([sessionField(), image(), image(png, 'b.png')]) }), 400, ''],
     [
       'an untyped part and no contentType field',
-      () => ({ body: formOf([session(), image(png, 'a', 'application/octet-stream')]) }),
+      () => ({ body: formOf([sessionField(), image(png, 'a', 'application/octet-stream')]) }),
       415,
     ],
     [
       'bytes that are not the declared type',
-      () => ({ body: formOf([session(), image(png, 'a.jpg', 'image/jpeg')]) }),
+      () => ({ body: formOf([sessionField(), image(png, 'a.jpg', 'image/jpeg')]) }),
       400,
       'contentType',
     ],
     [
       'bytes that are no image',
-      () => ({ body: formOf([session(), image(Buffer.from('%PDF-1.7'), 'a.png')]) }),
+      () => ({ body: formOf([sessionField(), image(Buffer.from('%PDF-1.7'), 'a.png')]) }),
       400,
       'contentType',
     ],
@@ -140,24 +138,24 @@ describe('binary-upload as multipart/form-data', () => {
     ],
     [
       'a field the JSON body does not have',
-      () => ({ body: formOf([session(), { name: 'base64', value: TINY_PNG }, image()]) }),
+      () => ({ body: formOf([sessionField(), { name: 'base64', value: TINY_PNG }, image()]) }),
       400,
       '',
     ],
-    ['a field sent twice', () => ({ body: formOf([session(), session(), image()]) }), 400, ''],
+    ['a field sent twice', () => ({ body: formOf([sessionField(), sessionField(), image()]) }), 400, ''],
     [
       'a field of 10 000 characters',
-      () => ({ body: formOf([session(), { name: 'filename', value: 'x'.repeat(10_000) }, image()]) }),
+      () => ({ body: formOf([sessionField(), { name: 'filename', value: 'x'.repeat(10_000) }, image()]) }),
       400,
       '',
     ],
     [
       'fields in the query as well',
-      () => ({ body: formOf([session(), image()]), query: `?sessionId=${sessionId}` }),
+      () => ({ body: formOf([sessionField(), image()]), query: `?sessionId=${sessionId}` }),
       400,
       '',
     ],
-    ['an image over 3 MiB', () => ({ body: formOf([session(), image(big)]) }), 413],
+    ['an image over 3 MiB', () => ({ body: formOf([sessionField(), image(big)]) }), 413],
     ['a form without its boundary', () => ({ body: 'x', headers: { 'content-type': 'multipart/form-data' } }), 400, ''],
     [
       'a form cut short',
@@ -185,7 +183,7 @@ describe('binary-upload as multipart/form-data', () => {
       'content-type': 'multipart/form-data; boundary=b',
     });
     expect([huge.status, huge.body.code]).toEqual([413, 'payload_too_large']);
-    const gzip = await post(photos(), formOf([session(), image()]), { 'content-encoding': 'gzip' });
+    const gzip = await post(photos(), formOf([sessionField(), image()]), { 'content-encoding': 'gzip' });
     expect([gzip.status, gzip.body.code]).toEqual([415, 'unsupported_media_type']);
     expect(await photoCount()).toBe(before);
   });
@@ -196,7 +194,7 @@ describe('binary-upload as multipart/form-data', () => {
       ...idem,
       'content-type': 'image/png',
     });
-    const form = await post(photos(), formOf([session(), image(png, 'switch.png')]), idem);
+    const form = await post(photos(), formOf([sessionField(), image(png, 'switch.png')]), idem);
     const json = await api('POST', photos(), {
       body: { sessionId, filename: 'switch.png', contentType: 'image/png', base64: TINY_PNG },
       headers: idem,
@@ -206,7 +204,7 @@ describe('binary-upload as multipart/form-data', () => {
     expect([form.body.data.id, json.body.data.id]).toEqual([raw.body.data.id, raw.body.data.id]);
     const other = await post(
       photos(),
-      formOf([session(), image(Buffer.concat([png, Buffer.from([0])]), 'switch.png')]),
+      formOf([sessionField(), image(Buffer.concat([png, Buffer.from([0])]), 'switch.png')]),
       idem,
     );
     expect(other.status).toBe(409);
@@ -218,7 +216,7 @@ describe('binary-upload as multipart/form-data', () => {
     const res = await fetch(`${server.baseUrl}${photos()}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${readOnly}` },
-      body: formOf([session(), image()]),
+      body: formOf([sessionField(), image()]),
     });
     expect(res.status).toBe(403);
   });
