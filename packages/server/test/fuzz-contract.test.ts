@@ -94,6 +94,9 @@ const headersArb = fc.record(
       'text/plain',
       'application/json; charset=utf-16',
       'application/x-www-form-urlencoded',
+      // The photo and asset routes read these as uploads (binary-upload): a JSON body under them is garbage.
+      'multipart/form-data; boundary=x',
+      'image/png',
     ),
   },
   { requiredKeys: [] },

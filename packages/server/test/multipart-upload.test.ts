@@ -34,6 +34,25 @@ function formOf(parts: Part[]): FormData {
   return form;
 }
 
+/** A form built byte for byte, for what FormData will not send (text that is not UTF-8, an untyped image). */
+const textPart = (name: string, value: string | Buffer) =>
+  Buffer.concat([Buffer.from(`Content-Disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value)]);
+/** The image part, its filename as given (`filename*=UTF-8''…` when `extended`). */
+const filePart = (filename: string | Buffer, extended = false) =>
+  Buffer.concat([
+    Buffer.from(`Content-Disposition: form-data; name="file"; ${extended ? "filename*=UTF-8''" : 'filename="'}`),
+    Buffer.from(filename),
+    Buffer.from(`${extended ? '' : '"'}\r\nContent-Type: image/png\r\n\r\n`),
+    png,
+  ]);
+function rawForm(parts: Buffer[]) {
+  const body = Buffer.concat([
+    ...parts.flatMap((p) => [Buffer.from('--b\r\n'), p, Buffer.from('\r\n')]),
+    Buffer.from('--b--\r\n'),
+  ]);
+  return { body: new Uint8Array(body), headers: { 'content-type': 'multipart/form-data; boundary=b' } };
+}
+
 async function post(
   path: string,
   body: FormData | Uint8Array | string,
@@ -100,7 +119,7 @@ describe('binary-upload as multipart/form-data', () => {
   big.set(png);
   const cases: [
     string,
-    () => { body: FormData | string; headers?: Record<string, string>; query?: string },
+    () => { body: FormData | Uint8Array | string; headers?: Record<string, string>; query?: string },
     number,
     string?,
   ][] = [
@@ -166,6 +185,53 @@ describe('binary-upload as multipart/form-data', () => {
       400,
       '',
     ],
+    [
+      'a NUL in the filename field',
+      () => ({ body: formOf([sessionField(), { name: 'filename', value: 'a\u0000b.png' }, image()]) }),
+      400,
+      'filename',
+    ],
+    [
+      'a NUL in the file part’s filename',
+      () => rawForm([textPart('sessionId', sessionId), filePart('a%00b.png', true)]),
+      400,
+      'filename',
+    ],
+    [
+      'a field named __proto__',
+      () => ({ body: formOf([sessionField(), { name: '__proto__', value: 'x' }, image()]) }),
+      400,
+      '',
+    ],
+    [
+      'a field that is not UTF-8',
+      () =>
+        rawForm([
+          textPart('sessionId', sessionId),
+          textPart('filename', Buffer.from([0x61, 0xc3, 0x28])),
+          filePart('a.png'),
+        ]),
+      400,
+      'filename',
+    ],
+    [
+      'a file part’s filename that is not UTF-8',
+      () => rawForm([textPart('sessionId', sessionId), filePart(Buffer.from([0x61, 0xff, 0x2e, 0x70, 0x6e, 0x67]))]),
+      400,
+      'filename',
+    ],
+    [
+      'the image as a text part (curl -F file=<front.png)',
+      () => rawForm([textPart('sessionId', sessionId), textPart('file', png)]),
+      400,
+      '',
+    ],
+    [
+      'a contentType field that is no image type',
+      () => ({ body: formOf([sessionField(), { name: 'contentType', value: `image/${'a'.repeat(5000)}` }, image()]) }),
+      400,
+      'contentType',
+    ],
   ];
   it.each(cases)('refuses %s with an ApiError and stores nothing', async (_case, make, status, path) => {
     const before = await photoCount();
@@ -219,6 +285,23 @@ describe('binary-upload as multipart/form-data', () => {
       body: formOf([sessionField(), image()]),
     });
     expect(res.status).toBe(403);
+  });
+
+  it('stores an image of exactly 3 MiB, as raw bytes and base64 would', async () => {
+    const exact = new Uint8Array(PHOTO_MAX_BYTES);
+    exact.set(png);
+    const res = await post(photos(), formOf([sessionField(), image(exact, 'exact.png')]));
+    await expectPhotoStored(session, res, exact);
+  });
+
+  it('names an asset after a long filename within the name’s 200 characters, so the name can be sent back', async () => {
+    const filename = `${'é'.repeat(199)}😀${'x'.repeat(40)}.png`;
+    const res = await post('/marketing/assets', formOf([image(png, filename)]));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.filename).toBe(filename);
+    expect(res.body.data.name).toBe('é'.repeat(199));
+    const renamed = await api('PATCH', `/marketing/assets/${res.body.data.id}`, { body: { name: res.body.data.name } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
   });
 
   it('never answers 5xx to generated forms, cut anywhere, and stores a photo only when it answers 201', async () => {

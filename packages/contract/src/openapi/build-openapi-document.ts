@@ -162,7 +162,7 @@ function binaryUploadParameters(query: z.ZodObject): z.ZodObject {
   const fields = Object.entries(query.shape).map(([name, schema]) => [
     name,
     (schema as z.ZodType).optional().openapi({
-      description: `Required with an \`image/*\` body (extension \`binary-upload\`); with a JSON body, send \`${name}\` in the body instead.`,
+      description: `Required with an \`image/*\` body (extension \`binary-upload\`); with a JSON body or a \`multipart/form-data\` form, send \`${name}\` in the body instead (a form takes no query).`,
     }),
   ]);
   return z.object(Object.fromEntries(fields));

@@ -23,7 +23,12 @@ export type V1MarketingAsset = z.infer<typeof V1MarketingAsset>;
 
 export const V1MarketingAssetCreate = z
   .strictObject({
-    name: z.string().min(1).max(200).optional().openapi({ description: 'Display name; default the filename' }),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: 'Display name; default the filename (its first 200 characters)' }),
     folderId: Uuid.nullable().optional(),
     ...imageUploadFields,
   })

@@ -2,8 +2,9 @@ import { PHOTO_MAX_BYTES } from '@vsf/contract';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
+import { ApiHttpError, type ValidationDetail, validationFailed } from '../errors/api-http-error.js';
 import type { BodyTimeouts } from './body-timeouts.js';
+import { jsonSafetyProblems } from './json-safety.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { imageTooLarge, refuseContentEncoding } from './read-image-body.js';
 import { toValidationDetails } from './zod-issues.js';
@@ -63,14 +64,31 @@ export async function readFormUpload(
 ): Promise<{ fields: Record<string, unknown>; bytes: Uint8Array }> {
   const sent = await readMultipartImage(req, timeouts);
   const named = 'filename' in fields.shape && sent.partFilename ? { filename: sent.partFilename } : {};
-  const parsed = fields.safeParse({ ...named, ...sent.fields });
+  const values = { ...named, ...sent.fields };
+  const unsafe = [...jsonSafetyProblems(values), ...notUtf8(values)];
+  if (unsafe.length > 0) throw validationFailed(unsafe);
+  const parsed = fields.safeParse(values);
   if (!parsed.success) throw validationFailed(toValidationDetails(parsed.error));
   return { fields: { ...parsed.data, contentType: sent.contentType }, bytes: sent.bytes };
 }
 
+/**
+ * Text that was not UTF-8: busboy decodes such bytes to U+FFFD, which would be stored in place of what the
+ * client meant (as a query's bad escapes would, query-encoding.ts).
+ */
+function notUtf8(values: Record<string, string>): ValidationDetail[] {
+  return Object.entries(values)
+    .filter(([, value]) => value.includes('\uFFFD'))
+    .map(([path]) => ({ path, message: 'Holds bytes that are not UTF-8 (or U+FFFD); send the text as UTF-8' }));
+}
+
+/** A `contentType` field, when sent, is checked as the JSON body's is. */
+const IMAGE_TYPE = /^image\/[\w.+-]{1,90}$/i;
+
 function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
   return new Promise((resolve, reject) => {
-    const fields: Record<string, string> = {};
+    // No prototype: a field named `__proto__` is a field like any other (and refused as unknown).
+    const fields: Record<string, string> = Object.create(null);
     const chunks: Buffer[] = [];
     let file: { contentType: string; filename: string | undefined } | undefined;
     let problem: ApiHttpError | undefined;
@@ -86,7 +104,8 @@ function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
           files: 1,
           fields: MAX_FIELDS,
           parts: MAX_FIELDS + 1,
-          fileSize: PHOTO_MAX_BYTES,
+          // busboy stops a file when it reaches this size: one byte past the limit is the first refused.
+          fileSize: PHOTO_MAX_BYTES + 1,
           fieldSize: MAX_FIELD_BYTES,
           fieldNameSize: 100,
         },
@@ -98,7 +117,13 @@ function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
     form.on('field', (name, value, info) => {
       if (info.nameTruncated || info.valueTruncated)
         return refuse(malformed(`field "${name.slice(0, 100)}" is over ${MAX_FIELD_BYTES} bytes`));
-      if (Object.hasOwn(fields, name)) return refuse(malformed(`field "${name}" is sent twice`));
+      if (name === FILE_PART)
+        return refuse(
+          malformed(
+            `the "${FILE_PART}" part has no filename, so it reads as text; send the image as a file (curl: -F "file=@front.jpg")`,
+          ),
+        );
+      if (Object.hasOwn(fields, name)) return refuse(malformed(`field "${name.slice(0, 100)}" is sent twice`));
       fields[name] = value;
     });
     form.on('file', (name, stream, info) => {
@@ -121,9 +146,15 @@ function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
     form.on('close', () => {
       if (problem) return reject(problem);
       if (!file) return reject(malformed(`it has no "${FILE_PART}" part with the image`));
-      const contentType = fields.contentType ?? file.contentType;
+      const declared = fields.contentType;
       delete fields.contentType;
-      if (!/^image\/[\w.+-]+$/i.test(contentType)) {
+      if (declared !== undefined && !IMAGE_TYPE.test(declared)) {
+        return reject(
+          validationFailed([{ path: 'contentType', message: 'Expected an image media type such as image/jpeg' }]),
+        );
+      }
+      const contentType = declared ?? file.contentType;
+      if (!IMAGE_TYPE.test(contentType)) {
         return reject(
           new ApiHttpError(
             415,
@@ -133,7 +164,7 @@ function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
         );
       }
       resolve({
-        fields,
+        fields: { ...fields },
         contentType: contentType.toLowerCase(),
         partFilename: file.filename,
         bytes: Buffer.concat(chunks),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { createCarPhoto, EndpointBody, V1CarPhoto } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
 import { readImageUpload } from '../../media/image-upload.js';
+import { storeThenRecord } from '../../media/stored-blob.js';
 import { carEventsTable, type MediaRow, mediaTable } from '../../repositories/facility-tables.js';
 import type { MediaDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
@@ -31,13 +32,14 @@ export class CarPhotos extends TeamResource<V1CarPhoto, MediaRow> {
     const { bytes, contentType } = await readImageUpload(body, this.deps.fetchDeps);
     const id = randomUUID();
     const storageKey = `${teamId}/${id}`;
-    await this.deps.blobs.put(storageKey, bytes);
     const values = { id, carId, sessionId: body.sessionId, filename: body.filename, contentType, storageKey };
-    const row = await mediaTable.insert(
-      this.deps.db,
-      teamId,
-      { ...values, kind: 'car_photo', sizeBytes: bytes.byteLength },
-      this.deps.now(),
+    const row = await storeThenRecord(this.deps.blobs, storageKey, bytes, () =>
+      mediaTable.insert(
+        this.deps.db,
+        teamId,
+        { ...values, kind: 'car_photo', sizeBytes: bytes.byteLength },
+        this.deps.now(),
+      ),
     );
     return toPhoto(row);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { createMarketingAsset, EndpointBody, V1MarketingAsset } from '@vsf/contract';
 import { readImageUpload } from '../../media/image-upload.js';
+import { storeThenRecord } from '../../media/stored-blob.js';
 import { type MarketingAssetRow, marketingAssetsTable } from '../../repositories/engagement-tables.js';
 import { type MediaRow, mediaTable } from '../../repositories/facility-tables.js';
 import type { Executor, ListResult } from '../../repositories/team-scoped-table.js';
@@ -23,6 +24,13 @@ const toAsset = (asset: MarketingAssetRow, media: MediaRow): V1MarketingAsset =>
 });
 
 /** The marketing library's images: the asset row names it, the bytes' metadata is a media row of the same id. */
+/** Names hold 200 characters, filenames 255: a name taken from the filename is cut to fit, whole characters. */
+const NAME_MAX = 200;
+function defaultName(filename: string): string {
+  const cut = filename.slice(0, NAME_MAX);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 export class MarketingAssets extends TeamResource<V1MarketingAsset, MarketingAssetRow> {
   constructor(protected override readonly deps: MediaDeps) {
     super(deps, 'marketing.assets', { filters: { folderId: inFolder('folderId') } });
@@ -81,9 +89,8 @@ export class MarketingAssets extends TeamResource<V1MarketingAsset, MarketingAss
     const { bytes, contentType } = await readImageUpload(body, this.deps.fetchDeps);
     const id = randomUUID();
     const storageKey = `${teamId}/${id}`;
-    await this.deps.blobs.put(storageKey, bytes);
-    try {
-      return await this.deps.db.transaction(async (trx) => {
+    return storeThenRecord(this.deps.blobs, storageKey, bytes, () =>
+      this.deps.db.transaction(async (trx) => {
         const now = this.deps.now();
         // No carId and no sessionId: an asset is never part of a car's gallery.
         const media = await mediaTable.insert(
@@ -104,16 +111,12 @@ export class MarketingAssets extends TeamResource<V1MarketingAsset, MarketingAss
         const asset = await marketingAssetsTable.insert(
           trx,
           teamId,
-          { id, folderId: body.folderId ?? null, name: body.name ?? body.filename },
+          { id, folderId: body.folderId ?? null, name: body.name ?? defaultName(body.filename) },
           now,
         );
         return toAsset(asset, media);
-      });
-    } catch (error) {
-      // The caller needs the insert's error, not a cleanup failure of the store; a leftover blob harms nobody.
-      await this.deps.blobs.delete(storageKey).catch(() => undefined);
-      throw error;
-    }
+      }),
+    );
   }
 
   /** The metadata and media rows go together; the bytes after the commit (a leftover blob harms nobody). */
