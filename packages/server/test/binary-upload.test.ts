@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, PHOTO_MAX_BYTES, SERVER_EXTENSIONS } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
-import {
-  photoCount as countPhotos,
-  expectPhotoStored,
-  type PhotoSession,
-  startPhotoSession,
-} from './support/photo-session.js';
+import { expectPhotoStored, photoCount, PNG as png, usePhotoSession } from './support/photo-session.js';
 
 // The announced `binary-upload` extension: a photo or asset sent as its bytes, the other fields in the query
 // (its multipart/form-data form: multipart-upload.test.ts).
-let session: PhotoSession;
+const session = usePhotoSession();
 let server: TestServer;
 let key: string;
 let api: ApiCaller;
 let carId: string;
 let sessionId: string;
-const png = Buffer.from(TINY_PNG, 'base64');
 
 /** A raw request, as a client of the extension sends it. */
 async function raw(
@@ -36,13 +30,11 @@ async function raw(
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-const photoCount = () => countPhotos(session);
+const countPhotos = () => photoCount(session);
 
-beforeAll(async () => {
-  session = await startPhotoSession();
+beforeAll(() => {
   ({ server, key, api, carId, sessionId } = session);
 });
-afterAll(() => server?.close());
 
 describe('binary-upload', () => {
   it('is announced on every API response: successes, errors and unknown routes', async () => {
@@ -114,18 +106,18 @@ describe('binary-upload', () => {
       undefined,
     ],
   ])('refuses %s with an ApiError and stores nothing', async (_case, body, query, headers, status, path) => {
-    const before = await photoCount();
+    const before = await countPhotos();
     // The session exists only once beforeAll ran: the table names it by a placeholder.
     const fields = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v === 'SESSION' ? sessionId : v]));
     const res = await raw(`/cars/${carId}/photos`, body, fields as Record<string, string>, headers);
     expect(res.status).toBe(status);
     expect(isApiError(res.body)).toBe(true);
     if (path !== undefined) expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
-    expect(await photoCount()).toBe(before);
+    expect(await countPhotos()).toBe(before);
   });
 
   it('refuses an image over 3 MiB with 413, by its Content-Length or as it streams, and stores nothing', async () => {
-    const before = await photoCount();
+    const before = await countPhotos();
     const big = new Uint8Array(PHOTO_MAX_BYTES + 1);
     big.set(png);
     const declared = await raw(`/cars/${carId}/photos`, big, { sessionId, filename: 'big.png' });
@@ -146,7 +138,7 @@ describe('binary-upload', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(isApiError(await chunked.json())).toBe(true);
-    expect(await photoCount()).toBe(before);
+    expect(await countPhotos()).toBe(before);
   });
 
   it('replays a retry with the same Idempotency-Key and bytes, and refuses the key with other bytes', async () => {

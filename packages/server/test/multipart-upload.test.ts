@@ -1,26 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { PHOTO_MAX_BYTES } from '@vsf/contract';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../src/testing/start-test-server.js';
-import { type ApiCaller, isApiError } from './support/api-caller.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isApiError } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
-import {
-  photoCount as countPhotos,
-  expectPhotoStored,
-  type PhotoSession,
-  startPhotoSession,
-} from './support/photo-session.js';
+import { expectPhotoStored, photoCount, PNG as png, usePhotoSession } from './support/photo-session.js';
 
 // The `binary-upload` extension's form: a photo or asset sent as multipart/form-data, as a browser's
 // FormData or `curl -F file=@front.jpg` sends it, the image in a `file` part and the other fields beside it.
-let session: PhotoSession;
-let server: TestServer;
-let key: string;
-let api: ApiCaller;
-let carId: string;
+const session = usePhotoSession();
+/** The drop-off's photo session, which most forms send. */
 let sessionId: string;
-const png = Buffer.from(TINY_PNG, 'base64');
 
 type Part = { name: string; value: string } | { name: string; file: Uint8Array; filename?: string; type?: string };
 
@@ -59,17 +49,17 @@ async function post(
   headers: Record<string, string> = {},
   query = '',
 ) {
-  const res = await fetch(`${server.baseUrl}${path}${query}`, {
+  const res = await fetch(`${session.server.baseUrl}${path}${query}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, ...headers },
+    headers: { authorization: `Bearer ${session.key}`, ...headers },
     body,
   });
   // biome-ignore lint/suspicious/noExplicitAny: each assertion states the shape it expects
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-const photos = () => `/cars/${carId}/photos`;
-const photoCount = () => countPhotos(session);
+const photos = () => `/cars/${session.carId}/photos`;
+const countPhotos = () => photoCount(session);
 const image = (file: Uint8Array = png, filename = 'front.png', type = 'image/png'): Part => ({
   name: 'file',
   file,
@@ -77,17 +67,20 @@ const image = (file: Uint8Array = png, filename = 'front.png', type = 'image/png
   type,
 });
 
-beforeAll(async () => {
-  session = await startPhotoSession();
-  ({ server, key, api, carId, sessionId } = session);
+beforeAll(() => {
+  ({ sessionId } = session);
 });
-afterAll(() => server?.close());
 
 describe('binary-upload as multipart/form-data', () => {
   it('stores a photo sent as a form, named by its file part, and serves its bytes back', async () => {
     const res = await post(photos(), formOf([{ name: 'sessionId', value: sessionId }, image()]));
     await expectPhotoStored(session, res, png);
-    expect(res.body.data).toMatchObject({ carId, sessionId, filename: 'front.png', contentType: 'image/png' });
+    expect(res.body.data).toMatchObject({
+      carId: session.carId,
+      sessionId,
+      filename: 'front.png',
+      contentType: 'image/png',
+    });
   });
 
   it('takes filename and contentType fields over the file part’s own (a part curl sends untyped)', async () => {
@@ -105,7 +98,7 @@ describe('binary-upload as multipart/form-data', () => {
   });
 
   it('stores a marketing asset sent as a form, with its name and folder as fields', async () => {
-    const folder = (await api('POST', '/marketing/asset-folders', { body: { name: 'Spring' } })).body.data;
+    const folder = (await session.api('POST', '/marketing/asset-folders', { body: { name: 'Spring' } })).body.data;
     const res = await post(
       '/marketing/assets',
       formOf([{ name: 'name', value: 'Banner' }, { name: 'folderId', value: folder.id }, image(png, 'banner.png')]),
@@ -234,24 +227,24 @@ describe('binary-upload as multipart/form-data', () => {
     ],
   ];
   it.each(cases)('refuses %s with an ApiError and stores nothing', async (_case, make, status, path) => {
-    const before = await photoCount();
+    const before = await countPhotos();
     const { body, headers, query } = make();
     const res = await post(photos(), body, headers, query);
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(isApiError(res.body)).toBe(true);
     if (path !== undefined) expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
-    expect(await photoCount()).toBe(before);
+    expect(await countPhotos()).toBe(before);
   });
 
   it('refuses a form declared over the limit by its Content-Length, and a compressed one, unread', async () => {
-    const before = await photoCount();
+    const before = await countPhotos();
     const huge = await post(photos(), 'x'.repeat(PHOTO_MAX_BYTES + 128 * 1024), {
       'content-type': 'multipart/form-data; boundary=b',
     });
     expect([huge.status, huge.body.code]).toEqual([413, 'payload_too_large']);
     const gzip = await post(photos(), formOf([sessionField(), image()]), { 'content-encoding': 'gzip' });
     expect([gzip.status, gzip.body.code]).toEqual([415, 'unsupported_media_type']);
-    expect(await photoCount()).toBe(before);
+    expect(await countPhotos()).toBe(before);
   });
 
   it('replays a retry that switches between raw bytes, a form and base64 under the same Idempotency-Key', async () => {
@@ -261,7 +254,7 @@ describe('binary-upload as multipart/form-data', () => {
       'content-type': 'image/png',
     });
     const form = await post(photos(), formOf([sessionField(), image(png, 'switch.png')]), idem);
-    const json = await api('POST', photos(), {
+    const json = await session.api('POST', photos(), {
       body: { sessionId, filename: 'switch.png', contentType: 'image/png', base64: TINY_PNG },
       headers: idem,
     });
@@ -277,9 +270,9 @@ describe('binary-upload as multipart/form-data', () => {
   });
 
   it('is refused before the form is read to a key without write:cars', async () => {
-    const teamId = (await api('GET', '/auth/key')).body.data.teamId;
-    const readOnly = (await server.createKey(teamId, ['read:cars'])).key;
-    const res = await fetch(`${server.baseUrl}${photos()}`, {
+    const teamId = (await session.api('GET', '/auth/key')).body.data.teamId;
+    const readOnly = (await session.server.createKey(teamId, ['read:cars'])).key;
+    const res = await fetch(`${session.server.baseUrl}${photos()}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${readOnly}` },
       body: formOf([sessionField(), image()]),
@@ -300,7 +293,9 @@ describe('binary-upload as multipart/form-data', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.filename).toBe(filename);
     expect(res.body.data.name).toBe('é'.repeat(199));
-    const renamed = await api('PATCH', `/marketing/assets/${res.body.data.id}`, { body: { name: res.body.data.name } });
+    const renamed = await session.api('PATCH', `/marketing/assets/${res.body.data.id}`, {
+      body: { name: res.body.data.name },
+    });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
   });
 
@@ -356,14 +351,14 @@ describe('binary-upload as multipart/form-data', () => {
         chunks.push(Buffer.from('--fuzz--\r\n'));
         const whole = Buffer.concat(chunks);
         const body = cut === undefined ? whole : whole.subarray(0, cut % (whole.length + 1));
-        const before = await photoCount();
+        const before = await countPhotos();
         const res = await post(photos(), new Uint8Array(body), {
           'content-type': 'multipart/form-data; boundary=fuzz',
         });
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
         if (res.status !== 201) expect(isApiError(res.body), JSON.stringify(res.body)).toBe(true);
-        expect(await photoCount()).toBe(before + (res.status === 201 ? 1 : 0));
+        expect(await countPhotos()).toBe(before + (res.status === 201 ? 1 : 0));
       }),
       { numRuns: process.env.VSF_STRESS ? 400 : 80 },
     );

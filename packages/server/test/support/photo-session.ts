@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ALL_SCOPES } from '@vsf/contract';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestServer, type TestServer } from '../../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller } from './api-caller.js';
+import { TINY_PNG } from './endpoint-fixtures.js';
+
+/** A valid PNG of a few bytes. */
+export const PNG = Buffer.from(TINY_PNG, 'base64');
 
 export interface PhotoSession {
   server: TestServer;
@@ -24,6 +28,16 @@ export async function startPhotoSession(): Promise<PhotoSession> {
   const dropOff = { activityType: 'drop_off', parkingZoneId };
   const sessionId = (await api('POST', `/cars/${carId}/events`, { body: dropOff })).body.data.sessionId;
   return { server, key, api, carId, sessionId };
+}
+
+/** A photo session started before the suite's tests (the object is filled in then), closed after them. */
+export function usePhotoSession(): PhotoSession {
+  const session = {} as PhotoSession;
+  beforeAll(async () => {
+    Object.assign(session, await startPhotoSession());
+  });
+  afterAll(() => session.server?.close());
+  return session;
 }
 
 /** How many photos the car has. */
