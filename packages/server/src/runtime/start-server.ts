@@ -6,6 +6,7 @@ import { connectDatabase, type Database, type PgliteInstance } from '../db/conne
 import { migrateToLatest } from '../db/migrate.js';
 import { holdContinue } from '../http/body-guard.js';
 import { DEFAULT_BODY_TIMEOUTS } from '../http/body-timeouts.js';
+import { answerClientErrors } from '../http/client-errors.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
 import { KEY_CHANGES_CHANNEL, listenForKeyChanges } from '../keys/key-change-listener.js';
 import { VerifiedKeyCache } from '../keys/verified-key-cache.js';
@@ -100,6 +101,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   server.requestTimeout = bodyTimeouts.deadlineMs + 60_000;
   server.headersTimeout = 15_000;
   holdContinue(server);
+  answerClientErrors(server);
   server.keepAliveTimeout = 5_000;
   // Every instance delivers: deliveries are leased one instance at a time, so they share the work.
   if (config.webhooks.dispatch) {

@@ -1,0 +1,55 @@
+import { type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** What a request Node could not parse is told, by the parser's error code. */
+function describe(error: NodeJS.ErrnoException): { status: number; code: string; message: string } {
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return {
+      status: 431,
+      code: 'validation_error',
+      message: 'The request headers are too large (16 KiB in all); send fewer or shorter headers',
+    };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      status: 408,
+      code: 'request_timeout',
+      message: 'The request headers did not arrive in time; send the request again',
+    };
+  return {
+    status: 400,
+    code: 'validation_error',
+    message: `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}); check its request line, headers and Content-Length`,
+  };
+}
+
+/**
+ * Answers a request Node's parser refuses (a malformed request line or header, headers too large, or bytes
+ * left over after a body shorter than its `Content-Length` said) with an ApiError, as every other bad
+ * request is answered, instead of Node's bare `400 Bad Request`. A response still owed on the connection
+ * (the request before the bad bytes) is sent first; Node's own handler cut it off. The connection closes.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, code, message } = describe(error);
+    const body = JSON.stringify({ error: message, code, details: null });
+    const answer = () => {
+      if (!socket.writable) return void socket.destroy();
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    };
+    const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (owed && !owed.writableFinished) {
+      // Left keep-alive, so Node does not end the connection when it is sent, before this answer.
+      owed.once('finish', answer);
+      owed.once('close', () => {
+        if (!owed.writableFinished) socket.destroy();
+      });
+    } else answer();
+  });
+}

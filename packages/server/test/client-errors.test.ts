@@ -1,0 +1,81 @@
+import { connect } from 'node:net';
+import { ALL_SCOPES } from '@vsf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { isApiError } from './support/api-caller.js';
+
+// Requests Node's HTTP parser refuses, sent byte for byte: each is answered with an ApiError instead of
+// Node's bare `400 Bad Request`, and a response owed to an earlier request on the connection comes first.
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  ({ key } = await server.createTeamWithKey(ALL_SCOPES));
+});
+afterAll(() => server?.close());
+
+/** Writes `bytes` on a new connection and reads until the server closes it. */
+function exchange(bytes: string): Promise<string> {
+  const { hostname, port } = new URL(server.origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const parts: Buffer[] = [];
+    socket.on('data', (c: Buffer) => parts.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(parts).toString()));
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no close within 10 s')));
+    socket.write(bytes);
+  });
+}
+
+/** The responses in a raw exchange: status and parsed JSON body of each. */
+function responses(raw: string): { status: number; body: unknown }[] {
+  const found: { status: number; body: unknown }[] = [];
+  let rest = raw;
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const headEnd = rest.indexOf('\r\n\r\n');
+    const head = rest.slice(0, headEnd);
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+    const body = Buffer.from(rest.slice(headEnd + 4))
+      .subarray(0, length)
+      .toString();
+    found.push({ status: Number(head.slice(9, 12)), body: body ? JSON.parse(body) : undefined });
+    rest = Buffer.from(rest.slice(headEnd + 4))
+      .subarray(length)
+      .toString();
+  }
+  return found;
+}
+
+describe('requests Node cannot parse', () => {
+  it.each([
+    ['a request line that is no HTTP', 'HELLO THERE\r\n\r\n', 400],
+    ['a header without a colon', 'GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n', 400],
+    ['a NUL in a header value', 'GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n', 400],
+    [
+      'two Content-Lengths that disagree',
+      'POST /api/v1/cars HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      400,
+    ],
+    ['headers over 16 KiB', `GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ])('answers %s with an ApiError and closes', async (_case, bytes, status) => {
+    const [answer, ...more] = responses(await exchange(bytes));
+    expect(more).toEqual([]);
+    expect(answer?.status).toBe(status);
+    expect(isApiError(answer?.body), JSON.stringify(answer?.body)).toBe(true);
+  });
+
+  it('sends the answer owed to the request before the bad bytes first (a body longer than its Content-Length)', async () => {
+    const body = JSON.stringify({ year: 2003, make: 'BMW', model: 'Z4' });
+    const raw = await exchange(
+      `POST /api/v1/cars HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n${body}TRAILING GARBAGE\r\n\r\n`,
+    );
+    const [created, refused, ...more] = responses(raw);
+    expect(created?.status, raw.slice(0, 300)).toBe(201);
+    expect(refused?.status).toBe(400);
+    expect(isApiError(refused?.body)).toBe(true);
+    expect(more).toEqual([]);
+  });
+});
