@@ -30,8 +30,10 @@ function describe(error: NodeJS.ErrnoException): { status: number; code: string;
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // A client that left: destroyed with its error, as Node's own handler does, so the request in flight
+    // learns it was aborted (request-aborted.ts).
     if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
+      socket.destroy(error);
       return;
     }
     const { status, code, message } = describe(error);
@@ -44,6 +46,12 @@ export function answerClientErrors(server: Server): void {
       );
     };
     const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    // The request in flight is itself cut (its body ended early, the connection half-closed): it is aborted,
+    // as Node's own handler has it, and its handler finds out (request-aborted.ts).
+    if (owed && !owed.writableFinished && !owed.req.complete) {
+      socket.destroy(error);
+      return;
+    }
     if (owed && !owed.writableFinished) {
       // Left keep-alive, so Node does not end the connection when it is sent, before this answer.
       owed.once('finish', answer);
