@@ -100,6 +100,25 @@ for (const { kind, to } of sinks) {
       }
     });
 
+    it('resyncs a mirror whose cursor is past the end of the feed: its server’s database was reset (410)', async () => {
+      const before = await world();
+      for (const name of ['One', 'Two', 'Three']) await before.client.locations.create({ name });
+      const sink = openSink(to(`reset-${Math.random()}`));
+      try {
+        expect((await sync({ source: before.source, sink, resources: names })).ok).toBe(true);
+        // The same server address, its database started over: a new team whose feed has barely begun.
+        const after = await world();
+        await after.client.locations.create({ name: 'After the reset' });
+        const result = await sync({ source: after.source, sink, resources: names });
+        expect(result.ok).toBe(true);
+        expect(result.feed?.resynced).toMatch(/past the end/);
+        expect(result.resources.find((r) => r.resource === 'locations')).toMatchObject({ mode: 'full', deleted: 3 });
+        await expectMirrorEqualsServer(sink, after.client, after.resources);
+      } finally {
+        await sink.close();
+      }
+    });
+
     it('falls back to a full run with prune when the server no longer keeps the mirror’s cursor (410)', async () => {
       const { client, team, source, resources } = await world();
       const gone = await client.locations.create({ name: 'Gone soon' });

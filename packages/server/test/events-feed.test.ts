@@ -180,6 +180,18 @@ describe('events feed', () => {
     expect(strangers.data.map((e) => e.recordId)).not.toContain(car.id);
   });
 
+  it('answers 410 for a cursor past the end of the feed (another team’s, a reset database’s), and the end itself is fine', async () => {
+    const { api, feed } = await team();
+    const end = (await feed({ limit: 0 })).nextCursor;
+    await api('POST', '/locations', { body: { name: 'After the end' } });
+    const ahead = await api('GET', '/events', { query: { after: String(end + 5) } });
+    expect(ahead.status).toBe(410);
+    expect(ahead.body).toMatchObject({ code: 'gone' });
+    expect(ahead.body.error).toMatch(/past the end.*resync/);
+    expect((await feed({ after: end })).data.map((e) => e.cursor)).toEqual([end + 1]);
+    expect((await feed({ after: end + 1 })).data).toEqual([]);
+  });
+
   it('answers 410 for a cursor older than the retention, and starts a new reader at the oldest kept', async () => {
     const { api, feed, team: created, start } = await team();
     for (const name of ['A', 'B', 'C', 'D']) await api('POST', '/locations', { body: { name } });

@@ -52,7 +52,7 @@ const cursorQuery = (description: string) =>
 
 export const EventsQuery = z.strictObject({
   after: cursorQuery(
-    'Only events after this cursor. Without it the feed starts at its oldest retained event. A cursor older than the retention answers 410 `gone`: resync, then follow from the `nextCursor` of `limit=0`.',
+    'Only events after this cursor. Without it the feed starts at its oldest retained event. A cursor older than the retention, or past the feed’s end (another team’s, or a database’s since reset), answers 410 `gone`: resync, then follow from the `nextCursor` of `limit=0`.',
   ).optional(),
   limit: z.coerce
     .number<number>()

@@ -27,6 +27,13 @@ const cursorGone = (after: number, prunedThrough: number) =>
     `Events after cursor ${after} are no longer kept (the oldest kept follows ${prunedThrough}): resync the records, then follow from the nextCursor of GET /events?limit=0`,
   );
 
+const cursorAhead = (after: number, lastCursor: number) =>
+  new ApiHttpError(
+    410,
+    'gone',
+    `Cursor ${after} is past the end of this team's feed (its last is ${lastCursor}): it belongs to another team or to a database since reset; resync the records, then follow from the nextCursor of GET /events?limit=0`,
+  );
+
 /**
  * The `events` extension: the team's changes in commit order, each shown as `GET` shows its record, to the
  * keys that can read that resource. The events themselves are written by the database (migration 024).
@@ -50,6 +57,9 @@ export class EventsService {
     let head = await feedHead(this.deps.db, auth.teamId);
     if (query.after !== undefined && query.after < head.prunedThrough)
       throw cursorGone(query.after, head.prunedThrough);
+    // No reader of this feed was ever given such a cursor: it is another team's, or a database's since reset.
+    // Read on from it and every change up to it would be missed, silently.
+    if (query.after !== undefined && query.after > head.lastCursor) throw cursorAhead(query.after, head.lastCursor);
     let after = query.after ?? head.prunedThrough;
     if (query.limit === 0) return { data: [], nextCursor: Math.max(after, head.lastCursor), hasMore: false };
     const deadline = Date.now() + query.wait * 1000;
