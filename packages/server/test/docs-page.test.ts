@@ -78,6 +78,8 @@ describe('GET /docs without demo mode', () => {
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/script-src 'self'(;|$)/);
     expect(csp).not.toContain('unsafe-eval');
+    // Which would send a browser on http://<LAN address>/docs to https:// for the page's own script.
+    expect(csp).not.toContain('upgrade-insecure-requests');
   });
 
   it('serves nothing else from the renderer package', async () => {

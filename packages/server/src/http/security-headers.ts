@@ -21,10 +21,17 @@ export function securityHeaders() {
     },
   };
   let finished = false;
-  helmet()({} as Request, recorder as unknown as ServerResponse as Response, (error?: unknown) => {
-    if (error) throw error;
-    finished = true;
-  });
+  // Without `upgrade-insecure-requests`: on a server reached over plain HTTP by a LAN or container address
+  // it made browsers fetch the docs page's own script and styles over HTTPS, and the page stayed blank
+  // (the admin page's own policy already left it out). A TLS terminator in front serves HTTPS regardless.
+  helmet({ contentSecurityPolicy: { directives: { 'upgrade-insecure-requests': null } } })(
+    {} as Request,
+    recorder as unknown as ServerResponse as Response,
+    (error?: unknown) => {
+      if (error) throw error;
+      finished = true;
+    },
+  );
   // A helmet that one day works per request (nonces, asynchronous checks) must fail the start, not go stale.
   if (!finished) throw new Error('helmet() did not finish synchronously; its headers cannot be computed once');
   const headers = [...set];
