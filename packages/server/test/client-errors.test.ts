@@ -1,19 +1,18 @@
 import { connect } from 'node:net';
-import { ALL_SCOPES } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
 import { isApiError } from './support/api-caller.js';
+import { usePhotoSession } from './support/photo-session.js';
 
 // Requests Node's HTTP parser refuses, sent byte for byte: each is answered with an ApiError instead of
 // Node's bare `400 Bad Request`, and a response owed to an earlier request on the connection comes first.
+const session = usePhotoSession();
 let server: TestServer;
 let key: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ key } = await server.createTeamWithKey(ALL_SCOPES));
+beforeAll(() => {
+  ({ server, key } = session);
 });
-afterAll(() => server?.close());
 
 /** Writes `bytes` on a new connection and reads until the server closes it. */
 function exchange(bytes: string): Promise<string> {
@@ -58,12 +57,32 @@ describe('requests Node cannot parse', () => {
       'POST /api/v1/cars HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
       400,
     ],
+    ['an Expect other than 100-continue', 'GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n', 417],
+    ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405],
     ['headers over 16 KiB', `GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
   ])('answers %s with an ApiError and closes', async (_case, bytes, status) => {
     const [answer, ...more] = responses(await exchange(bytes));
     expect(more).toEqual([]);
     expect(answer?.status).toBe(status);
     expect(isApiError(answer?.body), JSON.stringify(answer?.body)).toBe(true);
+  });
+
+  it.each([
+    ['a JSON create', '/api/v1/cars', 'application/json'],
+    ['a photo', 'PHOTO', 'image/png'],
+  ])('answers %s whose chunked body has a malformed chunk at once, with an ApiError', async (_case, route, type) => {
+    const path =
+      route === 'PHOTO' ? `/api/v1/cars/${session.carId}/photos?sessionId=${session.sessionId}&filename=a.png` : route;
+    const started = performance.now();
+    const raw = await exchange(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${type}\r\n` +
+        'Transfer-Encoding: chunked\r\n\r\n2\r\n{"\r\nZZ\r\nnot a chunk\r\n',
+    );
+    const [answer, ...more] = responses(raw);
+    expect(answer?.status, raw.slice(0, 300)).toBe(400);
+    expect(isApiError(answer?.body)).toBe(true);
+    expect(more).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('sends the answer owed to the request before the bad bytes first (a body longer than its Content-Length)', async () => {

@@ -1,4 +1,4 @@
-import { type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What a request Node could not parse is told, by the parser's error code. */
@@ -29,6 +29,19 @@ function describe(error: NodeJS.ErrnoException): { status: number; code: string;
  * (the request before the bad bytes) is sent first; Node's own handler cut it off. The connection closes.
  */
 export function answerClientErrors(server: Server): void {
+  // An `Expect` other than `100-continue` (Node's bare 417 otherwise), and `CONNECT` (a closed socket
+  // otherwise): this is an API, not a proxy.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = apiError(
+      'Only Expect: 100-continue is supported; send the request without the Expect header',
+      'validation_error',
+    );
+    res.writeHead(417, jsonHeaders(body)).end(body);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const body = apiError('CONNECT is not supported: this server is an API, not a proxy', 'validation_error');
+    socket.end(rawResponse(405, body));
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A client that left: destroyed with its error, as Node's own handler does, so the request in flight
     // learns it was aborted (request-aborted.ts).
@@ -37,19 +50,21 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const { status, code, message } = describe(error);
-    const body = JSON.stringify({ error: message, code, details: null });
+    const body = apiError(message, code);
     const answer = () => {
       if (!socket.writable) return void socket.destroy();
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      socket.end(rawResponse(status, body));
     };
     const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    // The request in flight is itself cut (its body ended early, the connection half-closed): it is aborted,
-    // as Node's own handler has it, and its handler finds out (request-aborted.ts).
     if (owed && !owed.writableFinished && !owed.req.complete) {
-      socket.destroy(error);
+      // The request in flight is itself cut (its body ended early, the connection half-closed): it is
+      // aborted, as Node's own handler has it, and its handler finds out (request-aborted.ts).
+      if (error.code === 'HPE_INVALID_EOF_STATE' || owed.headersSent) return void socket.destroy(error);
+      // Its body is malformed (a bad chunk size): it is answered now, as nothing more of it can be read,
+      // and the connection closes after the answer (its handler, still waiting on the body, then sees it
+      // aborted and answers nothing).
+      owed.writeHead(status, jsonHeaders(body));
+      owed.end(body, () => socket.destroy());
       return;
     }
     if (owed && !owed.writableFinished) {
@@ -61,3 +76,18 @@ export function answerClientErrors(server: Server): void {
     } else answer();
   });
 }
+
+const apiError = (message: string, code: string) => JSON.stringify({ error: message, code, details: null });
+
+/** Headers of a JSON answer after which the connection closes. */
+const jsonHeaders = (body: string) => ({
+  'Content-Type': 'application/json; charset=utf-8',
+  'Content-Length': Buffer.byteLength(body),
+  Connection: 'close',
+});
+
+/** A whole response, for a socket no ServerResponse speaks for. */
+const rawResponse = (status: number, body: string) =>
+  `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(jsonHeaders(body))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n${body}`;
