@@ -497,7 +497,7 @@ export class EventsResource extends EventsResourceExtension {
   /**
    * The team's changes, in the order they happened
    *
-   * Every create, update and delete of the team's records, recorded in the same transaction as the change, each with the next `cursor` of the team's feed: read with `after` set to the last cursor seen and nothing is missed or repeated. A key sees only events of the records it can read (a customer event needs `read:customers`). Events are kept 30 days unless the server is configured otherwise; an older `after` answers 410.
+   * Every create, update and delete of the team's records, recorded in the same transaction as the change, each with the next `cursor` of the team's feed: read with `after` set to the last cursor seen and nothing is missed or repeated. A key sees only events of the records it can read (a customer event needs `read:customers`). Events are kept 30 days unless the server is configured otherwise; an older `after`, or one past the feed's end, answers 410.
    *
    * `GET /events` - scopes: one of `read:cars`, `read:customers`, `read:contacts`, `read:locations`, `read:parking`, `read:appointments`, `read:communications`, `read:campaigns`, `read:templates`, `read:forms`, `read:social-events`, `read:marketing-assets`
    */
