@@ -57,6 +57,7 @@ describe('requests Node cannot parse', () => {
       'POST /api/v1/cars HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
       400,
     ],
+    ['an HTTP/1.1 request without Host', 'GET /api/v1/cars HTTP/1.1\r\n\r\n', 400],
     ['an Expect other than 100-continue', 'GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n', 417],
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405],
     ['headers over 16 KiB', `GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],

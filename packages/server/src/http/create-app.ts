@@ -30,6 +30,7 @@ import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
 import { requestLog } from './request-log.js';
+import { requireHost } from './require-host.js';
 import { securityHeaders } from './security-headers.js';
 import type { TrustProxy } from './trust-proxy.js';
 import { weakEtag } from './weak-etag.js';
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps): VsfApp {
   // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).
   app.use(requestLog(logger, redaction));
   app.use(securityHeaders());
+  app.use(requireHost);
   app.use(guardUnclaimedBodies(bindOptions.bodyTimeouts.unclaimedMs));
   // No global body parser: bindEndpoints reads a JSON body after authentication (read-json-body.ts).
 

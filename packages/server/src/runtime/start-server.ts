@@ -102,6 +102,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   server.headersTimeout = 15_000;
   holdContinue(server);
   answerClientErrors(server);
+  // A request without Host is refused by the app, with an ApiError (require-host.ts), not by Node, bare.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   server.keepAliveTimeout = 5_000;
   // Every instance delivers: deliveries are leased one instance at a time, so they share the work.
   if (config.webhooks.dispatch) {
