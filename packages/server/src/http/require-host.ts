@@ -7,7 +7,10 @@ import { ApiHttpError } from '../errors/api-http-error.js';
  * any other, and the connection closes after it.
  */
 export function requireHost(req: Request, res: Response, next: NextFunction): void {
-  if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
+  if (req.httpVersion !== '1.1' || req.headers.host !== undefined) {
+    next();
+    return;
+  }
   res.setHeader('Connection', 'close');
   next(new ApiHttpError(400, 'validation_error', 'An HTTP/1.1 request needs a Host header; send one'));
 }
