@@ -19,6 +19,13 @@ export class ApiHttpError extends Error {
   }
 }
 
+/** The `ApiError` body every refusal is sent as. */
+export const apiErrorBody = (error: ApiHttpError) => ({
+  error: error.message,
+  code: error.code,
+  details: error.details ?? null,
+});
+
 export const unauthorized = (message: string) => new ApiHttpError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new ApiHttpError(403, 'forbidden', message);
 export const notFound = (resource: string) => new ApiHttpError(404, 'not_found', `${resource} not found`);

@@ -1,25 +1,26 @@
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { ApiHttpError, apiErrorBody } from '../errors/api-http-error.js';
 
 /** What a request Node could not parse is told, by the parser's error code. */
-function describe(error: NodeJS.ErrnoException): { status: number; code: string; message: string } {
+function describe(error: NodeJS.ErrnoException): ApiHttpError {
   if (error.code === 'HPE_HEADER_OVERFLOW')
-    return {
-      status: 431,
-      code: 'validation_error',
-      message: 'The request headers are too large (16 KiB in all); send fewer or shorter headers',
-    };
+    return new ApiHttpError(
+      431,
+      'validation_error',
+      'The request headers are too large (16 KiB in all); send fewer or shorter headers',
+    );
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    return {
-      status: 408,
-      code: 'request_timeout',
-      message: 'The request headers did not arrive in time; send the request again',
-    };
-  return {
-    status: 400,
-    code: 'validation_error',
-    message: `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}); check its request line, headers and Content-Length`,
-  };
+    return new ApiHttpError(
+      408,
+      'request_timeout',
+      'The request headers did not arrive in time; send the request again',
+    );
+  return new ApiHttpError(
+    400,
+    'validation_error',
+    `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}); check its request line, headers and Content-Length`,
+  );
 }
 
 /**
@@ -32,15 +33,21 @@ export function answerClientErrors(server: Server): void {
   // An `Expect` other than `100-continue` (Node's bare 417 otherwise), and `CONNECT` (a closed socket
   // otherwise): this is an API, not a proxy.
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const body = apiError(
-      'Only Expect: 100-continue is supported; send the request without the Expect header',
-      'validation_error',
+    send(
+      res,
+      new ApiHttpError(
+        417,
+        'validation_error',
+        'Only Expect: 100-continue is supported; send the request without the Expect header',
+      ),
     );
-    res.writeHead(417, jsonHeaders(body)).end(body);
   });
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const body = apiError('CONNECT is not supported: this server is an API, not a proxy', 'validation_error');
-    socket.end(rawResponse(405, body));
+    socket.end(
+      rawResponse(
+        new ApiHttpError(405, 'validation_error', 'CONNECT is not supported: this server is an API, not a proxy'),
+      ),
+    );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A client that left: destroyed with its error, as Node's own handler does, so the request in flight
@@ -49,11 +56,10 @@ export function answerClientErrors(server: Server): void {
       socket.destroy(error);
       return;
     }
-    const { status, code, message } = describe(error);
-    const body = apiError(message, code);
+    const refusal = describe(error);
     const answer = () => {
       if (!socket.writable) return void socket.destroy();
-      socket.end(rawResponse(status, body));
+      socket.end(rawResponse(refusal));
     };
     const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (owed && !owed.writableFinished && !owed.req.complete) {
@@ -63,8 +69,7 @@ export function answerClientErrors(server: Server): void {
       // Its body is malformed (a bad chunk size): it is answered now, as nothing more of it can be read,
       // and the connection closes after the answer (its handler, still waiting on the body, then sees it
       // aborted and answers nothing).
-      owed.writeHead(status, jsonHeaders(body));
-      owed.end(body, () => socket.destroy());
+      send(owed, refusal, () => socket.destroy());
       return;
     }
     if (owed && !owed.writableFinished) {
@@ -77,17 +82,25 @@ export function answerClientErrors(server: Server): void {
   });
 }
 
-const apiError = (message: string, code: string) => JSON.stringify({ error: message, code, details: null });
+/** The refusal's status, headers (the connection closes after it) and `ApiError` body. */
+function answerOf(error: ApiHttpError) {
+  const body = JSON.stringify(apiErrorBody(error));
+  const headers = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  };
+  return { status: error.status, headers, body };
+}
 
-/** Headers of a JSON answer after which the connection closes. */
-const jsonHeaders = (body: string) => ({
-  'Content-Type': 'application/json; charset=utf-8',
-  'Content-Length': Buffer.byteLength(body),
-  Connection: 'close',
-});
+const send = (res: ServerResponse, error: ApiHttpError, sent?: () => void) => {
+  const { status, headers, body } = answerOf(error);
+  res.writeHead(status, headers).end(body, sent);
+};
 
 /** A whole response, for a socket no ServerResponse speaks for. */
-const rawResponse = (status: number, body: string) =>
-  `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(jsonHeaders(body))
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('')}\r\n${body}`;
+function rawResponse(error: ApiHttpError): string {
+  const { status, headers, body } = answerOf(error);
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${body}`;
+}

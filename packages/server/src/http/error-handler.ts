@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
+import { ApiHttpError, apiErrorBody, validationFailed } from '../errors/api-http-error.js';
 import { MALFORMED_ESCAPE } from './query-encoding.js';
 import { RequestAborted } from './request-aborted.js';
 
@@ -24,7 +24,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   }
   if (res.headersSent) return;
   res.set(apiError.headers);
-  res.status(apiError.status).json({ error: apiError.message, code: apiError.code, details: apiError.details ?? null });
+  res.status(apiError.status).json(apiErrorBody(apiError));
 };
 
 export const routeNotFound: RequestHandler = (req, _res, next) => {

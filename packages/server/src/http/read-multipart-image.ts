@@ -16,7 +16,7 @@ const ENVELOPE_BYTES = 64 * 1024;
 const MAX_FIELDS = 16;
 const MAX_FIELD_BYTES = 8 * 1024;
 
-export interface MultipartImage {
+interface MultipartImage {
   /** The form's text fields, as sent (validated by the caller against the endpoint's fields). */
   fields: Record<string, string>;
   /** The image's type: a `contentType` field, else the file part's own `Content-Type`. */
@@ -39,7 +39,7 @@ const malformed = (why: string) =>
  * it: one `file` part holding the image (up to 3 MiB) and text fields. The body is read like any other
  * (after authentication; idle, deadline and size limits; nothing stored on refusal) and then parsed.
  */
-export async function readMultipartImage(req: Request, timeouts: BodyTimeouts): Promise<MultipartImage> {
+async function readMultipartImage(req: Request, timeouts: BodyTimeouts): Promise<MultipartImage> {
   refuseContentEncoding(req);
   if (!/;\s*boundary=/i.test(req.get('content-type') ?? '')) {
     req.resume();
@@ -82,7 +82,7 @@ function notUtf8(values: Record<string, string>): ValidationDetail[] {
     .map(([path]) => ({ path, message: 'Holds bytes that are not UTF-8 (or U+FFFD); send the text as UTF-8' }));
 }
 
-/** A `contentType` field, when sent, is checked as the JSON body's is. */
+/** An image media type, as a `contentType` field or the file part's type (the OpenAPI form says 100 characters). */
 const IMAGE_TYPE = /^image\/[\w.+-]{1,90}$/i;
 
 function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
