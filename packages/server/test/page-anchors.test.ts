@@ -204,3 +204,82 @@ describe('walking a list page after page', () => {
     expect(await list(server.db, 2)).toEqual(await truth(teamId, 2));
   });
 });
+
+describe('a page nearer the end of the list than its start', () => {
+  interface PlanNode {
+    'Node Type': string;
+    'Relation Name'?: string;
+    'Actual Rows': number;
+    'Actual Loops': number;
+    Plans?: PlanNode[];
+  }
+  const carRowsRead = (node: PlanNode): number =>
+    (node['Relation Name'] === 'cars' ? node['Actual Rows'] * node['Actual Loops'] : 0) +
+    (node.Plans ?? []).reduce((sum, child) => sum + carRowsRead(child), 0);
+
+  /** The index entries and rows of `cars` the page's statement read, as EXPLAIN ANALYZE counts them. */
+  async function rowsReadFor(api: ApiCaller, page: number): Promise<{ ids: string[]; read: number }> {
+    const seen: { sql: string; bindings: unknown[] }[] = [];
+    const listener = (query: { sql: string; bindings: unknown[] }) => seen.push(query);
+    server.db.on('query', listener);
+    let ids: string[];
+    try {
+      ids = await listed(api, page);
+    } finally {
+      server.db.off('query', listener);
+    }
+    const pageStatement = seen.find((q) => q.sql.includes('cross join lateral'));
+    if (!pageStatement) throw new Error(`no seek among ${seen.map((q) => q.sql).join('\n')}`);
+    // The driver's SQL numbers its parameters; knex's raw takes them in order as `?`.
+    const order: unknown[] = [];
+    const sql = pageStatement.sql.replace(/\$(\d+)/g, (_, n: string) => {
+      order.push(pageStatement.bindings[Number(n) - 1]);
+      return '?';
+    });
+    const { rows } = await server.db.raw(`explain (analyze, format json) ${sql}`, order);
+    const [{ Plan }] = rows[0]['QUERY PLAN'] as [{ Plan: PlanNode }];
+    return { ids, read: carRowsRead(Plan) };
+  }
+
+  it('is sought from the end, and is what OFFSET gives, down to a partial last page and past it', async () => {
+    // 26 cars: pages 5 to 7 (offsets 16 to 24) are nearer the end; page 8 is past it.
+    const { teamId, api } = await teamWithCars(LIMIT * 6 + 2);
+    for (const page of [8, 7, 6, 5, 4, 3, 2]) {
+      // Read backwards, no page has an anchor before it: each is sought.
+      const { ids, read } = await rowsReadFor(api, page);
+      expect(ids).toEqual(await truth(teamId, page));
+      const offset = (page - 1) * LIMIT;
+      const nearer = Math.min(offset, Math.max(0, 26 - 1 - offset));
+      // The seek's keys from the nearer end, and the page's own rows (past the end: none).
+      expect({ page, read }).toEqual({ page, read: page === 8 ? 0 : nearer + 1 + ids.length });
+    }
+  });
+
+  it('counts the rows a transaction wrote and not yet committed, as OFFSET inside it does', async () => {
+    const { teamId, cars } = await teamWithCars(LIMIT * 4);
+    const ids = (db: Executor, page: number) =>
+      carsTable.list(db, teamId, { page, limit: LIMIT, unfiltered: true }).then((r) => r.records.map((c) => c.id));
+    const offsetIn = async (db: Executor, page: number) =>
+      (
+        await db('cars')
+          .where({ team_id: teamId })
+          .orderBy([
+            { column: 'updated_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .offset((page - 1) * LIMIT)
+          .limit(LIMIT)
+          .select('id')
+      ).map((row: { id: string }) => row.id);
+    await server.db
+      .transaction(async (trx) => {
+        // Three rows out at the end (the oldest) and one in at the start: every later page shifts.
+        await trx('cars').whereIn('id', cars.slice(0, 3)).delete();
+        await trx('cars').insert({ ...(await trx('cars').where({ id: cars[5] }).first()), id: crypto.randomUUID() });
+        for (const page of [4, 3, 2, 5]) expect(await ids(trx, page)).toEqual(await offsetIn(trx, page));
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    for (const page of [4, 3]) expect(await ids(server.db, page)).toEqual(await truth(teamId, page));
+  });
+});

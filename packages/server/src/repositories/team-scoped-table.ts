@@ -177,7 +177,7 @@ export class TeamScopedTable<R extends { id: string }> {
             .count({ count: '*' })
             .first()
             .then((row) => Number(row?.count ?? 0)),
-      this.page(db, teamId, base, options),
+      this.page(db, teamId, base, options, whole),
     ]);
     return { records: rows.map((r) => this.toRecord(r)), total };
   }
@@ -192,14 +192,16 @@ export class TeamScopedTable<R extends { id: string }> {
     teamId: string,
     base: Knex.QueryBuilder,
     options: ListOptions,
+    whole: boolean | undefined,
   ): Promise<Record<string, unknown>[]> {
+    const counted = whole ? teamId : undefined;
     const list = options.unfiltered && !db.isTransaction ? listSignature(base, options.limit) : undefined;
-    if (!list) return this.seekPage(db, base, options);
+    if (!list) return this.seekPage(db, base, options, { countedTeam: counted });
     const anchor = pageAnchors.nearest(list, options.page);
     let rows = anchor ? await this.anchoredPage(db, teamId, base, options, anchor) : undefined;
     if (!rows) {
       if (anchor) pageAnchors.forget(list);
-      rows = await this.seekPage(db, base, options, teamId);
+      rows = await this.seekPage(db, base, options, { versionOf: teamId, countedTeam: counted });
     }
     const last = rows.at(-1);
     const version = rows[0]?.vsf_version;
@@ -209,10 +211,10 @@ export class TeamScopedTable<R extends { id: string }> {
     return rows;
   }
 
-  private ordered(query: Knex.QueryBuilder): Knex.QueryBuilder {
+  private ordered(query: Knex.QueryBuilder, order: 'desc' | 'asc' = 'desc'): Knex.QueryBuilder {
     return query.orderBy([
-      { column: `${this.table}.updated_at`, order: 'desc' },
-      { column: `${this.table}.id`, order: 'desc' },
+      { column: `${this.table}.updated_at`, order },
+      { column: `${this.table}.id`, order },
     ]);
   }
 
@@ -220,12 +222,18 @@ export class TeamScopedTable<R extends { id: string }> {
    * A page found by a seek: the page's first key `(updated_at, id)` is read at the offset from the
    * `(team_id, updated_at, id)` index alone (an index-only scan touches no rows), then the page is read
    * from that key on. Given `versionOf`, each row also carries its key as text and the team's version.
+   *
+   * Given `countedTeam` (the list is the team's whole table, whose row count the database keeps), a page
+   * nearer the end than the start is found from the end: the seek counts the `total - 1 - offset` keys
+   * after the page's first one in ascending order, so the last page of 100 000 cars skips 199 keys instead
+   * of 99 800. The count is read in the seek's own statement, so both see the same rows and the page is
+   * exactly the one `OFFSET` would give; a page past the end reads no key at all.
    */
   private async seekPage(
     db: Executor,
     base: Knex.QueryBuilder,
     options: ListOptions,
-    versionOf?: string,
+    { versionOf, countedTeam }: { versionOf?: string | undefined; countedTeam?: string | undefined } = {},
   ): Promise<PageRow[]> {
     const updatedAt = `${this.table}.updated_at`;
     const id = `${this.table}.id`;
@@ -237,7 +245,10 @@ export class TeamScopedTable<R extends { id: string }> {
     }
     // One statement, so the key never round-trips through a JS Date; LATERAL makes PostgreSQL use the
     // key as an index bound (as a plain join it filters the whole team instead).
-    const seek = this.ordered(base.clone().select(updatedAt, id)).offset(offset).limit(1);
+    const seek =
+      countedTeam === undefined
+        ? this.ordered(base.clone().select(updatedAt, id)).offset(offset).limit(1)
+        : this.seekFromNearerEnd(db, base, offset, countedTeam);
     page.whereRaw(`(${updatedAt}, ${id}) <= (seek.updated_at, seek.id)`);
     const version = versionOf !== undefined ? `, ${this.versionSql} as vsf_version` : '';
     const { rows } = await db.raw(
@@ -245,6 +256,33 @@ export class TeamScopedTable<R extends { id: string }> {
       versionOf !== undefined ? [versionOf, seek, page] : [seek, page],
     );
     return rows;
+  }
+
+  /**
+   * The key at `offset` in the list's order, sought from whichever end of the team's rows is nearer. Each
+   * branch's condition mentions no row, so PostgreSQL tests it once and never starts the other branch's scan.
+   */
+  private seekFromNearerEnd(db: Executor, base: Knex.QueryBuilder, offset: number, teamId: string): Knex.Raw {
+    const updatedAt = `${this.table}.updated_at`;
+    const id = `${this.table}.id`;
+    const total = db.raw(
+      '(select coalesce(sum(delta), 0) from team_row_count_deltas where team_id = ? and table_name = ?)',
+      [teamId, this.table],
+    );
+    // Keys after the page's first one: its offset counted from the end.
+    const fromEnd = db.raw('? - 1 - ?', [total, offset]);
+    const fromStart = this.ordered(base.clone().select(updatedAt, id))
+      .whereRaw('? >= ?', [fromEnd, offset])
+      .offset(offset)
+      .limit(1);
+    const fromEndSeek = this.ordered(base.clone().select(updatedAt, id), 'asc')
+      .whereRaw('? < ?', [fromEnd, offset])
+      .whereRaw('? >= 0', [fromEnd])
+      // The Limit node reads its offset even when the condition above stops its scan: never negative.
+      // knex takes a raw offset (querybuilder.js), though its types say number.
+      .offset(db.raw('greatest(?, 0)', [fromEnd]) as unknown as number)
+      .limit(1);
+    return db.raw('(?) union all (?)', [fromStart, fromEndSeek]);
   }
 
   /**
