@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectDatabase, type Database } from '../src/db/connect-database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { escapedText, sqlLiteral, withLiterals } from '../src/db/sql-literal.js';
-import { transactionBetween } from '../src/repositories/bracketed-transaction.js';
+import { transactionBetween, transactionOpenedByFirstWrite } from '../src/repositories/bracketed-transaction.js';
 import { HotStatement } from '../src/repositories/hot-statement.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
 
@@ -130,6 +130,137 @@ describe(`transactionBetween (${onPostgres ? 'postgres' : 'pglite'})`, () => {
     } finally {
       sent.mockRestore();
     }
+  });
+});
+
+describe(`transactionOpenedByFirstWrite (${onPostgres ? 'postgres' : 'pglite'})`, () => {
+  /** The texts of the messages pg's client sends while `work` runs (none on PGlite). */
+  async function messagesDuring(work: () => Promise<unknown>): Promise<string[]> {
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      await work().catch(() => undefined);
+      return sent.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text));
+    } finally {
+      sent.mockRestore();
+    }
+  }
+  const refuse = () => {
+    throw new Error('refused by the opening');
+  };
+
+  it('settles the opening before the first statement answers, and commits the closing with the writes', async () => {
+    const [bodyId, closingId] = [newTeam('First write'), newTeam(TRICKY)];
+    const settled: unknown[] = [];
+    const messages = await messagesDuring(() =>
+      transactionOpenedByFirstWrite(
+        database.knex,
+        { statement: echo, values: [TRICKY, 41] },
+        (rows) => settled.push(...rows),
+        async (trx) => {
+          await addTeam.rows(trx, bodyId);
+          expect(settled).toEqual([{ a: TRICKY, b: 42 }]);
+          return { value: 'done', closing: { statement: addTeam, values: closingId } };
+        },
+      ),
+    );
+    expect(settled).toHaveLength(1);
+    expect(await nameOf(bodyId[0])).toBe('First write');
+    expect(await nameOf(closingId[0])).toBe(TRICKY);
+    if (onPostgres) {
+      // BEGIN, the opening and the first write in one message; the closing and COMMIT in the other.
+      expect(messages).toHaveLength(2);
+      expect(messages[0]).toMatch(/^begin;\s+select .*;\s+insert into teams/s);
+      expect(messages[1]).toMatch(/;\s+commit$/);
+    }
+  });
+
+  it('rolls the first write back when the opening refuses, and every pooled connection stays usable', async () => {
+    for (let run = 0; run < 12; run++) {
+      const written = newTeam(`Refused ${run}`);
+      const after = vi.fn();
+      await expect(
+        transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, refuse, async (trx) => {
+          await addTeam.rows(trx, written);
+          after();
+          return { value: run };
+        }),
+      ).rejects.toThrow('refused by the opening');
+      expect(after).not.toHaveBeenCalled();
+      expect(await nameOf(written[0])).toBeUndefined();
+    }
+    expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
+  });
+
+  it("settles the opening before a failing first statement's own error, which then fails the body", async () => {
+    const failing = new HotStatement('select 1 / ?::int as x');
+    for (let run = 0; run < 12; run++) {
+      const settle = vi.fn();
+      await expect(
+        transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, settle, async (trx) => {
+          await failing.rows(trx, [0]);
+          return { value: run };
+        }),
+      ).rejects.toThrow(/division by zero/);
+      expect(settle).toHaveBeenCalledWith([{ a: 'a', b: 2 }]);
+    }
+    // The opening's refusal wins over the statement's own failure.
+    await expect(
+      transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, refuse, async (trx) => {
+        await failing.rows(trx, [0]);
+        return { value: undefined };
+      }),
+    ).rejects.toThrow('refused by the opening');
+    expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
+  });
+
+  it('sends the opening first when the first query is not a hot statement, or its values cannot be literals', async () => {
+    const [byKnex, bound] = [newTeam('By knex'), newTeam('Bound')];
+    const settle = vi.fn();
+    const messages = await messagesDuring(() =>
+      transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, settle, async (trx) => {
+        expect(await trx('teams').where({ id: byKnex[0] }).first()).toBeUndefined();
+        expect(settle).toHaveBeenCalledTimes(1);
+        await addTeam.rows(trx, byKnex);
+        return { value: undefined };
+      }),
+    );
+    if (onPostgres) expect(messages[0]).toMatch(/^begin;\s+select [^;]*$/s);
+    expect(await nameOf(byKnex[0])).toBe('By knex');
+    // A Buffer has no literal here: the statement runs bound, after the opening.
+    const bytes = new HotStatement(
+      "insert into teams (id, name, created_at, updated_at) values (?, convert_from(?, 'UTF8'), ?, ?)",
+    );
+    await transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, vi.fn(), async (trx) => {
+      await bytes.rows(trx, [bound[0], Buffer.from('Bound'), bound[2], bound[3]]);
+      return { value: undefined };
+    });
+    expect(await nameOf(bound[0])).toBe('Bound');
+  });
+
+  it('settles the opening before committing a body that sent no query, and sends nothing for one that threw first', async () => {
+    const closing = newTeam('Closing only');
+    const settle = vi.fn();
+    await transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, settle, async () => ({
+      value: undefined,
+      closing: { statement: addTeam, values: closing },
+    }));
+    expect(settle).toHaveBeenCalledWith([{ a: 'a', b: 2 }]);
+    expect(await nameOf(closing[0])).toBe('Closing only');
+    const refusedClosing = newTeam('Refused closing');
+    await expect(
+      transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, refuse, async () => ({
+        value: undefined,
+        closing: { statement: addTeam, values: refusedClosing },
+      })),
+    ).rejects.toThrow('refused by the opening');
+    expect(await nameOf(refusedClosing[0])).toBeUndefined();
+    const messages = await messagesDuring(() =>
+      transactionOpenedByFirstWrite(database.knex, { statement: echo, values: ['a', 1] }, vi.fn(), async () => {
+        throw new Error('before any query');
+      }),
+    );
+    expect(messages).toEqual([]);
+    expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES } from '@vsf/contract';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
 import { teamServer } from './support/team-server.js';
@@ -153,5 +154,94 @@ describe('Idempotency-Key on POST', () => {
     expect(again.body).toEqual(first.body);
     const records = await server.db('idempotency_keys').where({ idempotency_key: idempotencyKey });
     expect(records.map((r) => r.path)).toEqual([`/api/v1/cars/${carId}/events`]);
+  });
+});
+
+// A plain create claims its key in the message of its insert on PostgreSQL (idempotent-execution.ts): a
+// claim that replays, refuses or meets an expired entry must come out exactly as when it went first.
+describe('a create whose key is claimed with its insert', () => {
+  /** The texts pg's client sends while `work` runs (none on PGlite, whose queries are calls). */
+  async function messagesDuring<T>(work: () => Promise<T>): Promise<{ result: T; messages: string[] }> {
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const result = await work();
+      const messages = sent.mock.calls.map(([query]) =>
+        typeof query === 'string' ? query : (query as { text: string }).text,
+      );
+      return { result, messages };
+    } finally {
+      sent.mockRestore();
+    }
+  }
+  const ridden = (messages: string[]) =>
+    messages.some((text) =>
+      /^begin;\s+select vsf_claim_idempotency_key\(.*\) as claim;\s+insert into "cars"/s.test(text),
+    );
+
+  it('sends the claim with the insert, and a replay rolls its own insert back', async () => {
+    const headers = { 'idempotency-key': randomUUID() };
+    const make = `Ridden ${headers['idempotency-key']}`;
+    const first = await messagesDuring(() => api('POST', '/cars', { body: { year: 2001, make, model: 'R' }, headers }));
+    expect(first.result.status).toBe(201);
+    const again = await messagesDuring(() => api('POST', '/cars', { body: { year: 2001, make, model: 'R' }, headers }));
+    expect(again.result.status).toBe(201);
+    expect(again.result.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.result.body).toEqual(first.result.body);
+    expect(await countCars(make)).toBe(1);
+    if (server.engine === 'postgres') {
+      expect(ridden(first.messages)).toBe(true);
+      expect(ridden(again.messages)).toBe(true);
+    }
+  });
+
+  it('refuses the key sent with another body, storing nothing of the second', async () => {
+    const headers = { 'idempotency-key': randomUUID() };
+    const make = `Reused ${headers['idempotency-key']}`;
+    expect((await api('POST', '/cars', { body: { year: 2001, make, model: 'A' }, headers })).status).toBe(201);
+    const reused = await api('POST', '/cars', { body: { year: 2001, make, model: 'B' }, headers });
+    expect(reused.status).toBe(409);
+    expect(reused.body.details.reason).toBe('idempotency_key_reused');
+    expect(await countCars(make)).toBe(1);
+  });
+
+  it('runs afresh once the stored response has expired, and keeps one entry for the key', async () => {
+    const headers = { 'idempotency-key': randomUUID() };
+    const make = `Expired ${headers['idempotency-key']}`;
+    const first = await api('POST', '/cars', { body: { year: 2001, make, model: 'E' }, headers });
+    await server
+      .db('idempotency_keys')
+      .where({ idempotency_key: headers['idempotency-key'] })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    const again = await api('POST', '/cars', { body: { year: 2001, make, model: 'E' }, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.data.id).not.toBe(first.body.data.id);
+    expect(await countCars(make)).toBe(2);
+    const entries = await server.db('idempotency_keys').where({ idempotency_key: headers['idempotency-key'] });
+    expect(entries).toHaveLength(1);
+    const replay = await api('POST', '/cars', { body: { year: 2001, make, model: 'E' }, headers });
+    expect(replay.body).toEqual(again.body);
+  });
+
+  it("replays a create whose retried insert meets its own unique value, and answers another key's conflict", async () => {
+    const { key: writer } = await server.createTeamWithKey(['read:appointments', 'write:appointments']);
+    const call = apiCaller(server.baseUrl, writer);
+    const value = `unique_${randomUUID().replaceAll('-', '_')}`;
+    const body = { value, name: 'Unique', scope: 'facility' };
+    const created = { 'idempotency-key': randomUUID() };
+    const first = await call('POST', '/event-types', { body, headers: created });
+    expect(first.status).toBe(201);
+    // The retry's own insert meets the unique value its first attempt wrote: the claim's replay still wins.
+    const retried = await call('POST', '/event-types', { body, headers: created });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    const headers = { 'idempotency-key': randomUUID() };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const duplicate = await call('POST', '/event-types', { body, headers });
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body.error).toBe(`The team already has an event type "${value}"`);
+    }
+    expect(await server.db('idempotency_keys').where({ idempotency_key: headers['idempotency-key'] })).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import { carsTable } from '../src/repositories/tables.js';
 import type { Executor } from '../src/repositories/team-scoped-table.js';
@@ -231,9 +232,9 @@ describe('a page nearer the end of the list than its start', () => {
     const pageStatement = seen.find((q) => q.sql.includes('cross join lateral'));
     if (!pageStatement) throw new Error(`no seek among ${seen.map((q) => q.sql).join('\n')}`);
     // The driver's SQL numbers its parameters; knex's raw takes them in order as `?`.
-    const order: unknown[] = [];
+    const order: Knex.RawBinding[] = [];
     const sql = pageStatement.sql.replace(/\$(\d+)/g, (_, n: string) => {
-      order.push(pageStatement.bindings[Number(n) - 1]);
+      order.push(pageStatement.bindings[Number(n) - 1] as Knex.RawBinding);
       return '?';
     });
     const { rows } = await server.db.raw(`explain (analyze, format json) ${sql}`, order);

@@ -22,6 +22,7 @@ import { readJsonBody } from './read-json-body.js';
 import { FILE_PART, isMultipartBody, readFormUpload } from './read-multipart-image.js';
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
 import { sendJson } from './send-json.js';
+import { claimsWithFirstWrite } from './standard-handlers.js';
 import { toValidationDetails } from './zod-issues.js';
 
 export interface BindOptions {
@@ -54,6 +55,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
   for (const [operationId, endpoint] of Object.entries(endpoints)) {
     const handler = handlers[operationId] as Handler<EndpointDefinition> | undefined;
     if (!handler) throw new Error(`No handler for ${operationId}`);
+    const firstWriteClaims = claimsWithFirstWrite(handler, options.services);
     router[endpoint.method](toExpressPath(endpoint.path), async (req: Request, res: Response) => {
       // Authenticate, count, check scopes, and only then look at the request's content: a refused or
       // over-limit request costs no body read, and a request refused for scope still counts.
@@ -163,6 +165,8 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
           },
           now,
           (trx) => run(options.servicesFor(trx)),
+          // An upload stores its bytes before its first query: its key is claimed before anything runs.
+          { claimWithFirstWrite: firstWriteClaims && !binary },
         );
         if (response.replayed) res.set('Idempotent-Replayed', 'true');
         sendJson(req, res, response);

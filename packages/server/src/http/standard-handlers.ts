@@ -24,6 +24,18 @@ export function standardMethod(
   };
 }
 
+/** Standard create handlers, and whether their resource's create touches only the database before its first query. */
+const creates = new WeakMap<Handler<EndpointDefinition>, (services: Services) => boolean>();
+
+/**
+ * Whether an idempotent request to `handler` may claim its key with the handler's first query
+ * (idempotent-execution.ts): only a standard create whose resource says its create does nothing outside
+ * the database before that query. A hand-written handler is claimed first, as is any other.
+ */
+export function claimsWithFirstWrite(handler: Handler<EndpointDefinition>, services: Services): boolean {
+  return creates.get(handler)?.(services) ?? false;
+}
+
 /**
  * The handlers of every standard endpoint of `endpoints`: each calls its service method with the team,
  * the path ids in the path's order, then the query (list) or the body (create, update), and wraps the
@@ -54,6 +66,14 @@ export function standardHandlers(
         : { data: result };
     };
     handlers[endpoint.operationId] = handler as Handler<EndpointDefinition>;
+    if (operation === 'create') {
+      creates.set(
+        handler as Handler<EndpointDefinition>,
+        (services) =>
+          (target.service(services) as { createTouchesOnlyTheDatabase?: boolean } | undefined)
+            ?.createTouchesOnlyTheDatabase === true,
+      );
+    }
   }
   return handlers;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { rideDeferredOpening } from '../db/bracketing-pg-client.js';
 import { withLiterals } from '../db/sql-literal.js';
 
 type Executor = Knex | Knex.Transaction;
@@ -45,11 +46,19 @@ export class HotStatement {
     try {
       // PGlite has no named statements; it runs in this process, so there is no round trip to save either.
       const named = connection instanceof pg.Client && this.options.prepared !== false;
-      const result = await (connection as Connection).query(
-        named ? { name: this.name, text: this.text, values } : this.text,
-        named ? undefined : values,
-      );
-      return result.rows;
+      const run = async () =>
+        (
+          await (connection as Connection).query(
+            named ? { name: this.name, text: this.text, values } : this.text,
+            named ? undefined : values,
+          )
+        ).rows;
+      // A transaction that waits to begin (an idempotent create's) sends its opening with this statement.
+      const rode =
+        connection instanceof pg.Client
+          ? await rideDeferredOpening(connection, () => this.withValues(values), run)
+          : undefined;
+      return rode ?? (await run());
     } finally {
       await client.releaseConnection(connection);
     }

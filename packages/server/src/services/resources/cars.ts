@@ -14,6 +14,11 @@ export class Cars extends TeamResource<V1Car> {
     super(deps, 'cars', { defaults: { isForSale: false } });
   }
 
+  /** Its checks and writes are all queries of this database. */
+  override get createTouchesOnlyTheDatabase(): boolean {
+    return true;
+  }
+
   /** Creates the car and, when it names a spot or zone, parks it there in the same transaction. */
   override async create(teamId: string, payload: unknown): Promise<V1Car> {
     const body = payload as EndpointBody<typeof createCar>;

@@ -132,6 +132,15 @@ export class TeamResource<R extends Identified, Row extends Identified = R> {
     return this.present(await this.findRow(teamId, ids));
   }
 
+  /**
+   * Whether `create` does nothing outside this database before its first query, so that an idempotent create
+   * may claim its key in the same message as that query (idempotent-execution.ts). True of this class's own
+   * `create`; a resource that replaces it is claimed first unless it says so again.
+   */
+  get createTouchesOnlyTheDatabase(): boolean {
+    return this.create === TeamResource.prototype.create;
+  }
+
   async create(teamId: string, ...args: unknown[]): Promise<R> {
     const parentIds = await this.parents(teamId, args);
     const body = args[parentIds.length] as Body;
