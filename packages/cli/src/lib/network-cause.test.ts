@@ -4,7 +4,7 @@ import { describeError } from './handle-error.js';
 import { networkCause } from './network-cause.js';
 
 const fetchFailed = (cause: unknown) =>
-  new ConnectionError('GET http://x/api/v1/cars failed: fetch failed', {
+  new ConnectionError('GET http://x/api/v1/cars failed: connection refused', {
     cause: new TypeError('fetch failed', { cause }),
   });
 const sysError = (code: string) => Object.assign(new Error(`${code} 127.0.0.1:3000`), { code });

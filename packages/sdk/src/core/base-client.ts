@@ -4,6 +4,7 @@ import sdkPackage from '../../package.json' with { type: 'json' };
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { AttemptTimeout } from './attempt-timeout.js';
 import { type ClientOptions, env, type RequestOptions } from './client-options.js';
+import { connectionFailure } from './connection-failure.js';
 import type { DeclarationOf, EndpointPromise, RequestArgsFor, RouteLike } from './endpoint-types.js';
 import { ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
 import { exchangeThroughKy } from './exchange-through-ky.js';
@@ -287,7 +288,7 @@ export class BaseClient {
         if (error instanceof KyTimeoutError || error instanceof AttemptTimeout) {
           throw new TimeoutError(`${method} ${url} timed out after ${timeout} ms`, { cause: error });
         }
-        throw new ConnectionError(`${method} ${url} failed: ${(error as Error).message}`, { cause: error });
+        throw new ConnectionError(`${method} ${url} failed: ${connectionFailure(error)}`, { cause: error });
       }
     };
 

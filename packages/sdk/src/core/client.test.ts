@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { apiEndpoints } from '@vsf/contract';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -176,6 +178,29 @@ describe('errors', () => {
       .cars.get('x')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
+  });
+
+  it('says why a real connection failed, not just "fetch failed"', async () => {
+    // A port just freed: nothing listens on it, so the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    server.close();
+    try {
+      const refused = new VsfClient({
+        apiKey: KEY,
+        baseUrl: `http://127.0.0.1:${port}/api/v1`,
+        maxRetries: 0,
+        logLevel: 'off',
+      });
+      const error = (await refused.cars.get('x').catch((e: unknown) => e)) as ConnectionError;
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error.reason).toBe('connection refused');
+      expect(error.message).toBe(`GET http://127.0.0.1:${port}/api/v1/cars/x failed: connection refused`);
+    } finally {
+      server.listen({ onUnhandledRequest: 'error' });
+    }
   });
 });
 

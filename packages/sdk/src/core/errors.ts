@@ -1,3 +1,5 @@
+import { connectionFailure } from './connection-failure.js';
+
 /** Body of every error the API returns. */
 interface ErrorBody {
   error?: unknown;
@@ -59,7 +61,12 @@ export class RateLimitError extends VsfError {
 /** 5xx: the server failed. */
 export class InternalServerError extends VsfError {}
 /** The server could not be reached, or the connection broke. */
-export class ConnectionError extends VsfError {}
+export class ConnectionError extends VsfError {
+  /** Why, in words (`connection refused`, `host not found (DNS)`), from the cause the runtime's fetch gave. */
+  get reason(): string {
+    return connectionFailure(this.cause);
+  }
+}
 /** The request, including reading its response, took longer than the timeout. */
 export class TimeoutError extends VsfError {}
 
