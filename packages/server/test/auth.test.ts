@@ -58,6 +58,30 @@ describe('API key authentication', () => {
     expect(res.body).toEqual(err('Invalid API key', 'unauthorized'));
   });
 
+  it('challenges every 401 as RFC 6750 says: the scheme, and invalid_token for a credential refused', async () => {
+    const api = apiCaller(server.baseUrl);
+    const challenge = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await api('GET', path, { headers });
+      expect(res.status).toBe(401);
+      return res.headers.get('www-authenticate');
+    };
+    expect(await challenge('/cars')).toBe('Bearer realm="vsf"');
+    const invalid = 'Bearer realm="vsf", error="invalid_token"';
+    expect(await challenge('/cars', { authorization: 'Bearer nope' })).toBe(invalid);
+    expect(await challenge('/cars', { 'x-api-key': 'vsf_nope.nope' })).toBe(invalid);
+    const team = await server.createTeam();
+    const expired = await server.createKey(team.id, ['read:cars'], {
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    expect(await challenge('/cars', { authorization: `Bearer ${expired.key}` })).toBe(invalid);
+    const adminBase = server.baseUrl.replace(/\/api\/v1$/, '/admin/v1');
+    const admin = apiCaller(adminBase);
+    const missing = await admin('GET', '/teams');
+    expect([missing.status, missing.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="vsf"']);
+    const wrong = await admin('GET', '/teams', { headers: { authorization: 'Bearer wrong-admin-token' } });
+    expect([wrong.status, wrong.headers.get('www-authenticate')]).toEqual([401, invalid]);
+  });
+
   it('answers an expired key with 401 API key expired', async () => {
     const team = await server.createTeam();
     const key = await server.createKey(team.id, ['read:cars'], {

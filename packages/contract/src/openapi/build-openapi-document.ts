@@ -30,6 +30,18 @@ const errorResponses: Record<number, string> = {
   500: 'Unexpected server failure (`internal_error`)',
 };
 
+/** Headers an error response carries: the challenge of a 401 (RFC 6750), the wait of a 429. */
+const ERROR_HEADERS: Record<number, Record<string, { description: string; schema: { type: 'string' | 'integer' } }>> = {
+  401: {
+    'WWW-Authenticate': {
+      description:
+        'The scheme to authenticate with: `Bearer realm="vsf"`, with `error="invalid_token"` when the key sent was refused',
+      schema: { type: 'string' },
+    },
+  },
+  429: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+};
+
 const adminErrorResponses: Record<number, string> = {
   ...errorResponses,
   401: 'Missing or wrong admin token (`unauthorized`)',
@@ -238,9 +250,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
           status,
           {
             description: descriptions[status] ?? 'Error',
-            ...(status === 429
-              ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
-              : {}),
+            ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
             content: { 'application/json': { schema: ApiError } },
           },
         ]),

@@ -26,7 +26,14 @@ export const apiErrorBody = (error: ApiHttpError) => ({
   details: error.details ?? null,
 });
 
-export const unauthorized = (message: string) => new ApiHttpError(401, 'unauthorized', message);
+/**
+ * A 401 with its challenge (RFC 6750): the scheme and realm, and `invalid_token` when a credential was sent
+ * but refused (malformed, unknown, revoked, expired), so HTTP tooling knows to ask for another.
+ */
+export const unauthorized = (message: string, { presented = true }: { presented?: boolean } = {}) =>
+  new ApiHttpError(401, 'unauthorized', message, null, {
+    'WWW-Authenticate': `Bearer realm="vsf"${presented ? `, error="invalid_token"` : ''}`,
+  });
 export const forbidden = (message: string) => new ApiHttpError(403, 'forbidden', message);
 export const notFound = (resource: string) => new ApiHttpError(404, 'not_found', `${resource} not found`);
 export const conflict = (message: string, details: unknown = null) =>

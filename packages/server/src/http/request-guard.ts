@@ -57,7 +57,7 @@ export async function authenticateAdminToken(
   await countingFailures(req, res, limiter, () => {
     if (!adminToken) throw forbidden('Admin API is disabled; set VSF_ADMIN_TOKEN to enable it');
     const token = bearerToken(req);
-    if (!token) throw unauthorized('Admin token required');
+    if (!token) throw unauthorized('Admin token required', { presented: false });
     if (!safeEqual(token, adminToken)) throw unauthorized('Invalid admin token');
   });
 }

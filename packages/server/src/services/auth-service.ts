@@ -54,7 +54,7 @@ export class AuthService {
    * Scopes are the endpoint's business and are checked after this.
    */
   async authenticate(presented: string | undefined): Promise<AuthContext> {
-    if (!presented) throw unauthorized('API key required');
+    if (!presented) throw unauthorized('API key required', { presented: false });
     const parsed = parseApiKey(presented);
     if (!parsed) throw unauthorized('Invalid API key');
     const credentials = await this.credentials(parsed.prefix);
