@@ -4,7 +4,7 @@ import { deliverEntry, refusedPhotos } from './deliver-entry.js';
 import type { QueueEntry } from './queue-entry.js';
 import { tryLockQueue } from './queue-lock.js';
 import type { BrokenEntry, QueueStore } from './queue-store.js';
-import { type QueueTarget, sameTarget } from './queue-target.js';
+import { otherTargetReason, type QueueTarget, sameTarget } from './queue-target.js';
 
 export interface FlushReport {
   delivered: QueueEntry[];
@@ -45,10 +45,7 @@ export async function flushQueue(store: QueueStore, client: VsfClient, target: Q
     };
     for (const entry of entries) {
       if (!sameTarget(entry.target, target)) {
-        report.waiting.push({
-          entry,
-          reason: `queued for key ${entry.target.keyId} at ${entry.target.baseUrl}; flush with that key`,
-        });
+        report.waiting.push({ entry, reason: otherTargetReason(entry.target, target) });
         continue;
       }
       if (stopped) {

@@ -22,3 +22,11 @@ export function currentTarget(globals: GlobalOptions): QueueTarget | undefined {
 }
 
 export const sameTarget = (a: QueueTarget, b: QueueTarget) => a.baseUrl === b.baseUrl && a.keyId === b.keyId;
+
+/** Why an entry waits in a run with other credentials: it names what differs, the key, the server or both. */
+export function otherTargetReason(queued: QueueTarget, current: QueueTarget): string {
+  const sameKey = queued.keyId === current.keyId;
+  if (sameKey) return `queued for ${queued.baseUrl}, not ${current.baseUrl}; flush with --base-url ${queued.baseUrl}`;
+  if (queued.baseUrl === current.baseUrl) return `queued for key ${queued.keyId}; flush with that key (VSF_API_KEY)`;
+  return `queued for key ${queued.keyId} at ${queued.baseUrl}; flush with that key and --base-url ${queued.baseUrl}`;
+}
