@@ -1,6 +1,15 @@
 // Zod-free on purpose: the SDK and the CLI import this file alone (`@vsf/contract/image-type`) to refuse
 // non-images before a request, without loading the contract's schemas.
 
+/**
+ * An image's declared media type, whichever way it comes (a JSON `contentType`, a form field, a file part's
+ * or a raw body's `Content-Type`): `image/` and a subtype of up to 127 characters, RFC 6838's bound, in any
+ * case (media types are case-insensitive).
+ */
+// `image` spelt in either case without the `i` flag, which an OpenAPI (JSON Schema) pattern cannot carry.
+export const IMAGE_MEDIA_TYPE = /^[Ii][Mm][Aa][Gg][Ee]\/[\w.+-]{1,127}$/;
+export const IMAGE_MEDIA_TYPE_MESSAGE = 'Expected an image media type such as image/jpeg';
+
 /** The decoded size limit of an uploaded image (car photos, marketing assets). */
 export const PHOTO_MAX_BYTES = 3 * 1024 * 1024;
 

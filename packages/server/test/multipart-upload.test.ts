@@ -366,3 +366,53 @@ describe('binary-upload as multipart/form-data', () => {
     expect(statuses.get(201)).toBeGreaterThan(0);
   });
 });
+
+// An image's media type reaches the server through three doors: a JSON `contentType`, a raw body's
+// `Content-Type`, a form's `contentType` field. One rule (IMAGE_MEDIA_TYPE) holds for all three, so a type
+// one door takes, every door takes, and each stores it the same way.
+describe('an image media type, through each door', () => {
+  const subtype = fc.oneof(
+    fc.constantFrom('png', 'PNG', 'Png', 'x-png', 'png.v2', 'png+x', 'png_x', '', ' png', 'p ng', 'pn\u00e9g', 'png/x'),
+    fc.integer({ min: 120, max: 135 }).map((n) => 'p'.repeat(n)),
+  );
+  const mediaType = fc.oneof(
+    { weight: 5, arbitrary: subtype.map((s) => `image/${s}`) },
+    { weight: 1, arbitrary: fc.constantFrom('IMAGE/png', 'text/png', 'imagepng', 'image', 'application/octet-stream') },
+  );
+  /** Whether the type names the PNG sent (a PNG declared as another image type is refused, as it should be). */
+  const accepted = (res: { status: number }) => res.status === 201;
+
+  it('is taken, or refused, alike by a JSON field, a raw Content-Type and a form field', {
+    timeout: 120_000,
+  }, async () => {
+    await fc.assert(
+      fc.asyncProperty(mediaType, async (type) => {
+        const filename = `door-${randomUUID()}.png`;
+        const json = await post(
+          photos(),
+          JSON.stringify({ sessionId, filename, contentType: type, base64: TINY_PNG }),
+          { 'content-type': 'application/json' },
+        );
+        // fetch refuses a header value with a non-Latin-1 character: that door cannot send it at all.
+        const raw = /^[\x20-\x7e]*$/.test(type)
+          ? await post(photos(), png, { 'content-type': type }, `?sessionId=${sessionId}&filename=${filename}`)
+          : json;
+        const form = await post(
+          photos(),
+          formOf([
+            { name: 'sessionId', value: sessionId },
+            { name: 'contentType', value: type },
+            image(png, filename, 'application/octet-stream'),
+          ]),
+        );
+        const verdicts = [json, raw, form].map(accepted);
+        expect({ type, verdicts }).toEqual({ type, verdicts: [verdicts[0], verdicts[0], verdicts[0]] });
+        for (const res of [json, raw, form]) {
+          if (accepted(res)) expect(res.body.data.contentType).toBe(type.toLowerCase());
+          else expect(isApiError(res.body), JSON.stringify(res.body)).toBe(true);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -10,6 +10,7 @@ import {
 import { adminEndpoints, apiEndpoints } from '../endpoints/index.js';
 import { EXTENSIONS_HEADER, SERVER_EXTENSIONS } from '../extensions.js';
 import { ApiError, DEFAULT_PAGE_SIZE } from '../schemas/common.js';
+import { ImageMediaType } from '../schemas/image-upload.js';
 import { z } from '../zod.js';
 import { type SchemaObject, schemaExample } from './schema-example.js';
 
@@ -156,12 +157,7 @@ function binaryUploadForm(query: z.ZodObject) {
     ...(filename
       ? { filename: filename.optional().openapi({ description: "Defaults to the file part's filename" }) }
       : {}),
-    contentType: z
-      .string()
-      .max(100)
-      .regex(/^image\/[\w.+-]+$/)
-      .optional()
-      .openapi({ description: "The image's type, if the file part has none" }),
+    contentType: ImageMediaType.optional().openapi({ description: "The image's type, if the file part has none" }),
   });
 }
 

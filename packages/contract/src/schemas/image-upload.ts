@@ -1,6 +1,16 @@
+import { IMAGE_MEDIA_TYPE, IMAGE_MEDIA_TYPE_MESSAGE } from '../image-type.js';
 import { z } from '../zod.js';
-import { BODY_LIMIT_BYTES, NameText } from './bounds.js';
+import { BODY_LIMIT_BYTES } from './bounds.js';
 import { HttpsUrl } from './media-url.js';
+
+/** An image's media type as a field (image-type.ts says which). */
+export const ImageMediaType = z
+  .string()
+  .max('image/'.length + 127)
+  .regex(IMAGE_MEDIA_TYPE, IMAGE_MEDIA_TYPE_MESSAGE)
+  // Stored and served in one case, whichever door it came through.
+  .toLowerCase()
+  .openapi({ example: 'image/jpeg' });
 
 /**
  * The fields every image upload body has (car photos, marketing assets): the bytes inline as `base64` or a
@@ -8,7 +18,7 @@ import { HttpsUrl } from './media-url.js';
  */
 export const imageUploadFields = {
   filename: z.string().min(1).max(255),
-  contentType: NameText.regex(/^image\/[\w.+-]+$/, 'Expected an image media type such as image/jpeg'),
+  contentType: ImageMediaType,
   base64: z
     .string()
     .min(1)

@@ -17,7 +17,7 @@ import { requireFieldScopes } from './field-scopes.js';
 import type { BinaryBody, Handler, HandlerContext } from './handler.js';
 import { jsonSafetyProblems } from './json-safety.js';
 import { malformedQueryEscapes } from './query-encoding.js';
-import { imageFingerprintBody, isImageBody, mediaTypeOf, readImageBody } from './read-image-body.js';
+import { imageFingerprintBody, imageMediaTypeOf, isImageBody, readImageBody } from './read-image-body.js';
 import { readJsonBody } from './read-json-body.js';
 import { FILE_PART, isMultipartBody, readFormUpload } from './read-multipart-image.js';
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
@@ -107,7 +107,7 @@ export function bindEndpoints<Es extends Record<string, EndpointDefinition>>(
           form && endpoint.binaryUpload
             ? await readFormUpload(req, endpoint.binaryUpload.query, options.bodyTimeouts)
             : {
-                fields: { ...(query?.data as Record<string, unknown>), contentType: mediaTypeOf(req) },
+                fields: { ...(query?.data as Record<string, unknown>), contentType: imageMediaTypeOf(req) },
                 bytes: await readImageBody(req, options.bodyTimeouts),
               };
         body = { ...fields, bytes };

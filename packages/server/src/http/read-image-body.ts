@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PHOTO_MAX_BYTES } from '@vsf/contract';
+import { IMAGE_MEDIA_TYPE, IMAGE_MEDIA_TYPE_MESSAGE, PHOTO_MAX_BYTES } from '@vsf/contract';
 import type { Request } from 'express';
 import { ApiHttpError } from '../errors/api-http-error.js';
 import type { BodyTimeouts } from './body-timeouts.js';
@@ -21,6 +21,20 @@ export function isImageBody(req: Request): boolean {
 /** The request's media type without parameters (`image/jpeg; q=1` → `image/jpeg`). */
 export function mediaTypeOf(req: Request): string {
   return (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * The image's media type from a raw body's `Content-Type`, held to the rule a JSON `contentType` and a form
+ * meet (IMAGE_MEDIA_TYPE): the header is the field here, and is stored and served as the image's type.
+ */
+export function imageMediaTypeOf(req: Request): string {
+  const type = mediaTypeOf(req);
+  if (IMAGE_MEDIA_TYPE.test(type)) return type;
+  throw new ApiHttpError(
+    415,
+    'unsupported_media_type',
+    `Content-Type "${type.slice(0, 140)}" is not an image media type: ${IMAGE_MEDIA_TYPE_MESSAGE} (image/ and up to 127 letters, digits or . + - _)`,
+  );
 }
 
 /**

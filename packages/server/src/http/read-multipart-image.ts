@@ -1,4 +1,4 @@
-import { PHOTO_MAX_BYTES } from '@vsf/contract';
+import { IMAGE_MEDIA_TYPE, IMAGE_MEDIA_TYPE_MESSAGE, PHOTO_MAX_BYTES } from '@vsf/contract';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import type { z } from 'zod';
@@ -82,9 +82,6 @@ function notUtf8(values: Record<string, string>): ValidationDetail[] {
     .map(([path]) => ({ path, message: 'Holds bytes that are not UTF-8 (or U+FFFD); send the text as UTF-8' }));
 }
 
-/** An image media type, as a `contentType` field or the file part's type (the OpenAPI form says 100 characters). */
-const IMAGE_TYPE = /^image\/[\w.+-]{1,90}$/i;
-
 function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
   return new Promise((resolve, reject) => {
     // No prototype: a field named `__proto__` is a field like any other (and refused as unknown).
@@ -148,13 +145,11 @@ function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
       if (!file) return reject(malformed(`it has no "${FILE_PART}" part with the image`));
       const declared = fields.contentType;
       delete fields.contentType;
-      if (declared !== undefined && !IMAGE_TYPE.test(declared)) {
-        return reject(
-          validationFailed([{ path: 'contentType', message: 'Expected an image media type such as image/jpeg' }]),
-        );
+      if (declared !== undefined && !IMAGE_MEDIA_TYPE.test(declared)) {
+        return reject(validationFailed([{ path: 'contentType', message: IMAGE_MEDIA_TYPE_MESSAGE }]));
       }
       const contentType = declared ?? file.contentType;
-      if (!IMAGE_TYPE.test(contentType)) {
+      if (!IMAGE_MEDIA_TYPE.test(contentType)) {
         return reject(
           new ApiHttpError(
             415,
