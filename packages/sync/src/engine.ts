@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { syncThroughFeed } from './feed/feed-run.js';
 import { isoTime } from './iso-time.js';
+import { MirrorTeam } from './mirror-team.js';
 import { isLastPage, PageWindow } from './page-window.js';
 import { type ResourceSpec, selectResources } from './resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
@@ -76,6 +77,8 @@ export interface SyncOptions {
   useFeed?: boolean | undefined;
   /** @internal A completed run records this as the resource's feed cursor (the feed's end before it began). */
   feedCursorOnComplete?: number | undefined;
+  /** @internal The run's check that the mirror holds one team's records, shared by its resources. */
+  mirrorTeam?: MirrorTeam | undefined;
 }
 
 export interface SyncResult {
@@ -112,9 +115,10 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
 /** A run on a sink already prepared and locked by the caller (`sync`, or a follower holding it throughout). */
 export async function syncLocked(options: SyncOptions, resources: ResourceSpec[]): Promise<SyncResult> {
   const retries = new RunRetries(options.retry, options.source.url);
+  const run = { ...options, mirrorTeam: new MirrorTeam(options.sink, resources, options.source, retries) };
   const feed = options.dryRun || options.useFeed === false ? undefined : options.source.feed;
   const probe = resources[0];
-  if (!feed || !probe) return syncResources(resources, options, retries);
+  if (!feed || !probe) return syncResources(resources, run, retries);
   // Whether the server announces its feed, learnt from the first page of the first resource (one record):
   // its failures and retries are that resource's, as they would be without the feed.
   let probeRetries = 0;
@@ -127,7 +131,7 @@ export async function syncLocked(options: SyncOptions, resources: ResourceSpec[]
     );
   } catch (error) {
     if (retries.abortReason) {
-      const stopped = await syncResources(resources, options, retries);
+      const stopped = await syncResources(resources, run, retries);
       const first = stopped.resources.find((r) => r.resource === probe.name);
       if (first) Object.assign(first, { status: 'failed', error: (error as Error).message, retries: probeRetries });
       return stopped;
@@ -135,8 +139,8 @@ export async function syncLocked(options: SyncOptions, resources: ResourceSpec[]
     // This resource cannot be listed (a missing scope): its own run reports why; the others go on by lists.
   }
   const result = announced
-    ? await syncThroughFeed({ ...options, feed, selected: resources, retries })
-    : { ...(await syncResources(resources, options, retries)), feed: { announced: false } };
+    ? await syncThroughFeed({ ...run, feed, selected: resources, retries })
+    : { ...(await syncResources(resources, run, retries)), feed: { announced: false } };
   const first = result.resources.find((r) => r.resource === probe.name);
   if (first) first.retries += probeRetries;
   return result;
@@ -203,6 +207,7 @@ export async function syncResource(
   retries: RunRetries = new RunRetries(options.retry, options.source.url),
 ): Promise<ResourceSummary> {
   const started = performance.now();
+  const team = options.mirrorTeam ?? new MirrorTeam(options.sink, [resource], options.source, retries);
   const state = options.dryRun ? { watermark: null, checkpoint: null } : await options.sink.getState(resource);
   const dryState = options.dryRun ? await safeState(options.sink, resource) : state;
   const watermark = dryState.watermark;
@@ -241,7 +246,7 @@ export async function syncResource(
     }
     let checkpoint = state.checkpoint;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await runPages(resource, options, mode, fetchPage, checkpoint, summary);
+      const outcome = await runPages(resource, options, team, mode, fetchPage, checkpoint, summary);
       if (!outcome.totalShrank) {
         const prune = Boolean(options.prune) && mode === 'full';
         const { deleted } = await options.sink.completeRun(resource, {
@@ -257,7 +262,10 @@ export async function syncResource(
         // may sit on pages it had already read. Catch up now, so one command leaves the mirror current
         // instead of one cron interval behind.
         return summary.resumed
-          ? withCatchUp(summary, await syncResource(resource, { ...options, mode: 'incremental' }, retries))
+          ? withCatchUp(
+              summary,
+              await syncResource(resource, { ...options, mode: 'incremental', mirrorTeam: team }, retries),
+            )
           : summary;
       }
       // A hard delete shifted records into pages already read: this run may have skipped one.
@@ -296,6 +304,7 @@ function withCatchUp(resumed: ResourceSummary, catchUp: ResourceSummary): Resour
 async function runPages(
   resource: ResourceSpec,
   options: SyncOptions,
+  team: MirrorTeam,
   mode: SyncMode,
   fetchPage: (page: number) => Promise<FetchedPage>,
   resumeFrom: Checkpoint | null,
@@ -321,6 +330,7 @@ async function runPages(
       firstTotal: page.total,
     };
     checkpoint = { ...checkpoint, nextPage: pageNumber + 1 };
+    await team.admit(page.records);
     const { upserted } = await options.sink.applyPage(resource, page.records, checkpoint);
     summary.pages++;
     summary.upserted += upserted;

@@ -1,4 +1,5 @@
 import { isoTime } from '../iso-time.js';
+import type { MirrorTeam } from '../mirror-team.js';
 import type { ResourceSpec } from '../resources.js';
 import type { ResourceChanges, Sink } from '../sinks/sink.js';
 import type { FeedPage, FeedSource } from '../source.js';
@@ -11,6 +12,8 @@ export interface DrainOptions {
   sink: Sink;
   /** Every one has a feed cursor (a completed run set it). */
   resources: readonly ResourceSpec[];
+  /** Refuses a page of another team's records than the mirror holds, before any of it is written. */
+  team: MirrorTeam;
   /** Fetches one page, with whatever retrying the caller wants. */
   fetch: (after: number, wait: number) => Promise<FeedPage>;
   /** Long poll for the first page when nothing follows the cursor; 0 for a run that ends when caught up. */
@@ -58,6 +61,7 @@ export async function drainFeed(options: DrainOptions): Promise<AppliedPage[]> {
       events++;
     }
     const watermark = page.hasMore ? null : isoTime(page.serverDate);
+    await options.team.admit([...changes.values()].flatMap((c) => c.upserts));
     const result = await options.sink.applyChanges([...changes.values()], { cursor: page.nextCursor, watermark });
     const committed = Date.now();
     for (const name of cursors.keys()) cursors.set(name, Math.max(cursors.get(name) ?? 0, page.nextCursor));

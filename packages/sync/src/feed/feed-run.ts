@@ -6,6 +6,7 @@ import {
   type SyncResult,
   syncResources,
 } from '../engine.js';
+import type { MirrorTeam } from '../mirror-team.js';
 import type { ResourceSpec } from '../resources.js';
 import type { RunRetries } from '../retry/run-retries.js';
 import { FeedCursorGoneError, type FeedSource } from '../source.js';
@@ -15,6 +16,7 @@ export interface FeedRunOptions extends SyncOptions {
   feed: FeedSource;
   selected: readonly ResourceSpec[];
   retries: RunRetries;
+  mirrorTeam: MirrorTeam;
 }
 
 /**
@@ -48,7 +50,8 @@ export async function syncThroughFeed(options: FeedRunOptions): Promise<SyncResu
       const full = await listRun(options, ready, { mode: 'full', prune: true });
       for (const summary of full.resources) byName.set(summary.resource, summary);
       const done = ready.filter((r) => byName.get(r.name)?.status === 'completed');
-      if (done.length > 0) merge(byName, done, await drain(options, done));
+      // A run stopped meanwhile reads no more: its result says why.
+      if (done.length > 0 && !options.retries.abortReason) merge(byName, done, await drain(options, done));
     }
   }
   return result(options, byName, resynced);
@@ -68,6 +71,7 @@ function drain(options: FeedRunOptions, resources: readonly ResourceSpec[]): Pro
     feed: options.feed,
     sink: options.sink,
     resources,
+    team: options.mirrorTeam,
     fetch: (after) =>
       options.retries.attempt(`events after ${after}`, (signal) =>
         options.feed.fetchEvents({ after, limit: FEED_PAGE_SIZE, signal }),

@@ -1,4 +1,5 @@
 import { type SyncOptions, type SyncResult, syncLocked } from '../engine.js';
+import { MirrorTeam } from '../mirror-team.js';
 import { selectResources } from '../resources.js';
 import { classifyFailure } from '../retry/classify-failure.js';
 import { FeedCursorGoneError } from '../source.js';
@@ -34,6 +35,7 @@ export async function follow(options: FollowOptions): Promise<void> {
   const { sink, signal } = options;
   await sink.prepare(resources);
   await sink.lock('vsf sync --follow');
+  const team = new MirrorTeam(sink, resources, options.source);
   let failures = 0;
   let down: string | undefined;
   const wentDown = async (error: unknown) => {
@@ -55,7 +57,9 @@ export async function follow(options: FollowOptions): Promise<void> {
         const result = await syncLocked(options, resources);
         options.onRun?.(result);
         if (!result.ok) {
-          if (result.stopReason === 'key-refused') throw new Error(result.error);
+          // Neither a refused key nor another team's mirror is a server to wait for.
+          if (result.stopReason === 'key-refused' || result.stopReason === 'team-mismatch')
+            throw new Error(result.error);
           await wentDown(new Error(result.error ?? 'the sync failed'));
           continue;
         }
@@ -77,6 +81,7 @@ export async function follow(options: FollowOptions): Promise<void> {
           feed,
           sink,
           resources,
+          team,
           wait: FOLLOW_WAIT_SECONDS,
           fetch: (after, wait) => feed.fetchEvents({ after, limit: FEED_PAGE_SIZE, wait, signal }),
           onPage: (page) => {
@@ -91,7 +96,7 @@ export async function follow(options: FollowOptions): Promise<void> {
           resync = true;
           continue;
         }
-        // A refused key, a bug or a mirror that cannot be written would fail the same way again.
+        // A refused key, a bug, a mirror that cannot be written or is another team's would fail the same way again.
         const { kind } = classifyFailure(error);
         if (kind === 'fatal' || kind === 'fail') throw error;
         await wentDown(error);

@@ -29,10 +29,16 @@ export interface RetrySummary {
   budgetLeft: number;
 }
 
-/** Why a run was stopped: nothing answers, retries ran out, the server asked to wait too long, the key was refused. */
-export type StopReason = 'unreachable' | 'retries-spent' | 'retry-after-too-long' | 'key-refused';
+/**
+ * Why a run was stopped: nothing answers, retries ran out, the server asked to wait too long, the key was
+ * refused, the key reads another team than the mirror holds.
+ */
+export type StopReason = 'unreachable' | 'retries-spent' | 'retry-after-too-long' | 'key-refused' | 'team-mismatch';
 
-/** Ends a run at once: the server cannot be reached, or it keeps failing past the retry budget. */
+/**
+ * Ends a run at once: the server cannot be reached, it keeps failing past the retry budget, or every page
+ * would be refused the same way.
+ */
 export class SyncAbortedError extends Error {
   constructor(
     message: string,
