@@ -169,16 +169,14 @@ export class TeamScopedTable<R extends { id: string }> {
     if (options.ids)
       base.whereIn(`${this.table}.id`, options.ids.length > 0 ? options.ids : ['00000000-0000-0000-0000-000000000000']);
     const whole = options.unfiltered && !options.updatedAfter && !options.ids;
-    const [total, rows] = await Promise.all([
-      whole
-        ? teamRowCount(db, teamId, this.table)
-        : base
-            .clone()
-            .count({ count: '*' })
-            .first()
-            .then((row) => Number(row?.count ?? 0)),
-      this.page(db, teamId, base, options, whole),
-    ]);
+    const counted = whole
+      ? teamRowCount(db, teamId, this.table)
+      : base
+          .clone()
+          .count({ count: '*' })
+          .first()
+          .then((row) => Number(row?.count ?? 0));
+    const [total, rows] = await Promise.all([counted, this.page(db, teamId, base, options, whole ? counted : undefined)]);
     return { records: rows.map((r) => this.toRecord(r)), total };
   }
 
@@ -192,12 +190,20 @@ export class TeamScopedTable<R extends { id: string }> {
     teamId: string,
     base: Knex.QueryBuilder,
     options: ListOptions,
-    whole: boolean | undefined,
+    /** The team's row count being read, when the list is its whole table: pages can be sought from the end. */
+    wholeCount: Promise<number> | undefined,
   ): Promise<Record<string, unknown>[]> {
-    const counted = whole ? teamId : undefined;
+    const counted = wholeCount ? teamId : undefined;
     const list = options.unfiltered && !db.isTransaction ? listSignature(base, options.limit) : undefined;
     if (!list) return this.seekPage(db, base, options, { countedTeam: counted });
-    const anchor = pageAnchors.nearest(list, options.page);
+    let anchor = pageAnchors.nearest(list, options.page);
+    // An anchor pages back (page 2, left by page 1) is a worse start than the end of the list for a page near
+    // that end: the count, read beside the page anyway, says which is nearer.
+    if (anchor && wholeCount && anchor.page < options.page) {
+      const fromAnchor = (options.page - anchor.page) * options.limit;
+      const fromEnd = (await wholeCount) - (options.page - 1) * options.limit;
+      if (fromEnd < fromAnchor) anchor = undefined;
+    }
     let rows = anchor ? await this.anchoredPage(db, teamId, base, options, anchor) : undefined;
     if (!rows) {
       if (anchor) pageAnchors.forget(list);
