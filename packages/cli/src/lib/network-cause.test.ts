@@ -10,16 +10,9 @@ const fetchFailed = (cause: unknown) =>
 const sysError = (code: string) => Object.assign(new Error(`${code} 127.0.0.1:3000`), { code });
 
 describe('networkCause', () => {
-  it('names the system cause undici nests under "fetch failed"', () => {
+  it("reads the SDK's reason for a connection that got no response", () => {
+    // The words for each system error are the SDK's (connection-failure.test.ts); the CLI only reads them.
     expect(networkCause(fetchFailed(sysError('ECONNREFUSED')))).toBe('connection refused');
-    expect(networkCause(fetchFailed(sysError('ENOTFOUND')))).toBe('host not found (DNS)');
-    expect(networkCause(fetchFailed(sysError('ECONNRESET')))).toBe('connection reset');
-    // localhost resolves to ::1 and 127.0.0.1: both refusals arrive in an AggregateError.
-    const both = Object.assign(new AggregateError([sysError('ECONNREFUSED'), sysError('ECONNREFUSED')]), {
-      code: 'ECONNREFUSED',
-    });
-    expect(networkCause(fetchFailed(both))).toBe('connection refused');
-    expect(networkCause(fetchFailed(new AggregateError([sysError('ECONNREFUSED')])))).toBe('connection refused');
   });
 
   it('reports a timeout, and nothing for an HTTP error', () => {

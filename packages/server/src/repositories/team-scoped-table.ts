@@ -176,7 +176,10 @@ export class TeamScopedTable<R extends { id: string }> {
           .count({ count: '*' })
           .first()
           .then((row) => Number(row?.count ?? 0));
-    const [total, rows] = await Promise.all([counted, this.page(db, teamId, base, options, whole ? counted : undefined)]);
+    const [total, rows] = await Promise.all([
+      counted,
+      this.page(db, teamId, base, options, whole ? counted : undefined),
+    ]);
     return { records: rows.map((r) => this.toRecord(r)), total };
   }
 
