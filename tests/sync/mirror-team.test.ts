@@ -118,29 +118,40 @@ describe.each(['sqlite', 'jsonl', ...(PG ? ['postgres'] : [])])('a %s mirror of 
 });
 
 describe('vsf sync with another team’s key', () => {
-  it('exits 1 with the refusal on stderr, and writes nothing', async () => {
-    const first = await newTeam();
-    await seed(first.client, { cars: 1, customers: 1, locations: 1 });
-    const to = `sqlite:${join(home, 'cli.db')}`;
-    const vsf = (key: string) =>
-      runVsf(['sync', '--to', to, '--resources', names.join(','), '--json', '--quiet'], {
-        env: { ...process.env, XDG_CONFIG_HOME: home, VSF_BASE_URL: server.baseUrl, VSF_API_KEY: key },
-        cwd: home,
-      });
-    expect((await vsf(first.key)).code).toBe(0);
-    const reader = openSink(to);
-    try {
-      const before = await snapshot(reader);
-      const second = await newTeam();
-      await seed(second.client, { cars: 1, customers: 1, locations: 3 });
-      const refused = await vsf(second.key);
-      const message = new SyncTeamMismatchError(first.id, second.id).message;
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toBe(`vsf: ${message}\n`);
-      expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, stopReason: 'team-mismatch', error: message });
-      expect(await snapshot(reader)).toEqual(before);
-    } finally {
-      await reader.close();
-    }
-  });
+  // The second team's feed goes on past the first team's cursor, or ends before it (410, then a full run).
+  it.each([
+    ['through its feed', 1, 3, ''],
+    ['after a 410, resyncing in full', 4, 0, 'vsf: '],
+  ])(
+    'exits 1 with the refusal on stderr %s, and writes nothing',
+    async (_how, firstLocations, secondLocations, resyncLine) => {
+      const first = await newTeam();
+      await seed(first.client, { cars: 1, customers: 1, locations: firstLocations });
+      const to = `sqlite:${join(home, `cli-${firstLocations}.db`)}`;
+      const vsf = (key: string) =>
+        runVsf(['sync', '--to', to, '--resources', names.join(','), '--json', '--quiet'], {
+          env: { ...process.env, XDG_CONFIG_HOME: home, VSF_BASE_URL: server.baseUrl, VSF_API_KEY: key },
+          cwd: home,
+        });
+      expect((await vsf(first.key)).code).toBe(0);
+      const reader = openSink(to);
+      try {
+        const before = await snapshot(reader);
+        const second = await newTeam();
+        await seed(second.client, { cars: 1, customers: 1, locations: secondLocations });
+        const refused = await vsf(second.key);
+        const message = new SyncTeamMismatchError(first.id, second.id).message;
+        expect(refused.code).toBe(1);
+        const [refusal, ...rest] = refused.stderr.split('\n');
+        expect(refusal).toBe(`vsf: ${message}`);
+        // A resync that stopped does not claim to have synced in full.
+        expect(rest.join('\n')).toBe(resyncLine ? `${rest[0]}\n` : '');
+        if (resyncLine) expect(rest[0]).toMatch(/^vsf: .*; a full sync was tried instead and stopped$/);
+        expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, stopReason: 'team-mismatch', error: message });
+        expect(await snapshot(reader)).toEqual(before);
+      } finally {
+        await reader.close();
+      }
+    },
+  );
 });

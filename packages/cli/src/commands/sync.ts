@@ -144,7 +144,11 @@ function report(result: SyncResult, o: SyncFlags, globals: GlobalOptions): void 
   }
   // The reason a run stopped early goes to stderr even with --json: cron mails stderr.
   if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
-  if (result.feed?.resynced) process.stderr.write(`vsf: ${result.feed.resynced}; synced in full instead\n`);
+  if (result.feed?.resynced) {
+    // A resync that stopped (another team's key, the server gone) did not sync in full: the line above says why.
+    const instead = result.ok ? 'synced in full instead' : 'a full sync was tried instead and stopped';
+    process.stderr.write(`vsf: ${result.feed.resynced}; ${instead}\n`);
+  }
   if (!result.ok) process.exitCode = result.stopReason === 'key-refused' ? EXIT.auth : EXIT.failure;
 }
 
