@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Executor } from './team-scoped-table.js';
 
 /** Delta rows of one team and table past which a read folds them into one. */
@@ -23,4 +24,15 @@ export async function teamRowCount(db: Executor, teamId: string, table: string):
     );
   }
   return Number(row?.total ?? 0);
+}
+
+/**
+ * The same count as an SQL expression, for a statement that must see the rows and their count in one
+ * snapshot (a page sought from the end of the list, team-scoped-table.ts).
+ */
+export function teamRowCountSql(db: Executor, teamId: string, table: string): Knex.Raw {
+  return db.raw('(select coalesce(sum(delta), 0) from team_row_count_deltas where team_id = ? and table_name = ?)', [
+    teamId,
+    table,
+  ]);
 }

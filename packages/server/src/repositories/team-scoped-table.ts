@@ -2,7 +2,7 @@ import { type ColumnKind, type RecordColumn, recordColumns, snakeCase } from '@v
 import type { Knex } from 'knex';
 import { HotStatement, StatementCache } from './hot-statement.js';
 import { type Anchor, PageAnchors } from './page-anchors.js';
-import { teamRowCount } from './team-row-counts.js';
+import { teamRowCount, teamRowCountSql } from './team-row-counts.js';
 
 export type Executor = Knex | Knex.Transaction;
 
@@ -196,9 +196,9 @@ export class TeamScopedTable<R extends { id: string }> {
     /** The team's row count being read, when the list is its whole table: pages can be sought from the end. */
     wholeCount: Promise<number> | undefined,
   ): Promise<Record<string, unknown>[]> {
-    const counted = wholeCount ? teamId : undefined;
+    const countedTeam = wholeCount ? teamId : undefined;
     const list = options.unfiltered && !db.isTransaction ? listSignature(base, options.limit) : undefined;
-    if (!list) return this.seekPage(db, base, options, { countedTeam: counted });
+    if (!list) return this.seekPage(db, base, options, { countedTeam });
     let anchor = pageAnchors.nearest(list, options.page);
     // An anchor pages back (page 2, left by page 1) is a worse start than the end of the list for a page near
     // that end: the count, read beside the page anyway, says which is nearer.
@@ -210,7 +210,7 @@ export class TeamScopedTable<R extends { id: string }> {
     let rows = anchor ? await this.anchoredPage(db, teamId, base, options, anchor) : undefined;
     if (!rows) {
       if (anchor) pageAnchors.forget(list);
-      rows = await this.seekPage(db, base, options, { versionOf: teamId, countedTeam: counted });
+      rows = await this.seekPage(db, base, options, { versionOf: teamId, countedTeam });
     }
     const last = rows.at(-1);
     const version = rows[0]?.vsf_version;
@@ -274,10 +274,7 @@ export class TeamScopedTable<R extends { id: string }> {
   private seekFromNearerEnd(db: Executor, base: Knex.QueryBuilder, offset: number, teamId: string): Knex.Raw {
     const updatedAt = `${this.table}.updated_at`;
     const id = `${this.table}.id`;
-    const total = db.raw(
-      '(select coalesce(sum(delta), 0) from team_row_count_deltas where team_id = ? and table_name = ?)',
-      [teamId, this.table],
-    );
+    const total = teamRowCountSql(db, teamId, this.table);
     // Keys after the page's first one: its offset counted from the end.
     const fromEnd = db.raw('? - 1 - ?', [total, offset]);
     const fromStart = this.ordered(base.clone().select(updatedAt, id))
