@@ -47,4 +47,17 @@ describe('verifyWebhook', () => {
   it('takes a wider tolerance when asked', async () => {
     expect(await verifyWebhook(body, header(body, now() - 600), secret, 900)).toEqual(event);
   });
+
+  // NaN is over no tolerance and Infinity is under every age: either would accept a replay from last year.
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, -5, '300', null])(
+    'refuses a tolerance of %s, even for a delivery that is otherwise good',
+    async (tolerance) => {
+      const replay = header(body, now() - 365 * 86_400);
+      for (const value of [replay, header()]) {
+        const error = await verifyWebhook(body, value, secret, tolerance as number).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RangeError);
+        expect((error as Error).message).toMatch(/finite number of seconds above 0/);
+      }
+    },
+  );
 });

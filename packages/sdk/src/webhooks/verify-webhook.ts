@@ -25,6 +25,7 @@ export async function verifyWebhook(
   secret: string,
   toleranceSeconds: number = DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
 ): Promise<V1Event> {
+  checkTolerance(toleranceSeconds);
   if (!header) throw new WebhookVerificationError(`No ${WEBHOOK_SIGNATURE_HEADER} header: not a vsf delivery`);
   const parts = header.split(',').map((part) => part.trim().split('='));
   const timestamp = parts.find(([name]) => name === 't')?.[1];
@@ -52,6 +53,18 @@ export async function verifyWebhook(
   } catch (cause) {
     throw new WebhookVerificationError('Signed body is not JSON', { cause });
   }
+}
+
+/**
+ * `NaN` compares false with every age and `Infinity` is over none, so either would turn replay protection
+ * off without a word; a tolerance that is not a finite positive number of seconds is a mistake in the
+ * receiver's code, refused before any delivery is looked at.
+ */
+function checkTolerance(toleranceSeconds: unknown): void {
+  if (typeof toleranceSeconds === 'number' && Number.isFinite(toleranceSeconds) && toleranceSeconds > 0) return;
+  throw new RangeError(
+    `The webhook tolerance must be a finite number of seconds above 0 (got ${String(toleranceSeconds)}); leave it out for the default ${DEFAULT_WEBHOOK_TOLERANCE_SECONDS} s`,
+  );
 }
 
 /** The hex HMAC-SHA256 of `<timestamp>.<body>` with the secret's UTF-8 bytes as the key. */
