@@ -1,3 +1,5 @@
+export * from './assistant-tools/assistant-tool.js';
+export * from './assistant-tools/derive-assistant-tools.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './endpoints/parking-field-scopes.js';
@@ -27,6 +29,7 @@ export * from './schemas/media-url.js';
 export * from './schemas/parking.js';
 export * from './schemas/social-event.js';
 export * from './schemas/social-post.js';
+export * from './schemas/team-member.js';
 export * from './schemas/template.js';
 export * from './schemas/webhook.js';
 export * from './scopes.js';

@@ -10,6 +10,7 @@ import {
   AdminTeamUpdate,
 } from '../schemas/auth-key.js';
 import { dataResponse } from '../schemas/common.js';
+import { AdminGrant, AdminMember, AdminMemberCreate, AdminMemberUpdate } from '../schemas/team-member.js';
 import { z } from '../zod.js';
 
 // The admin token authorizes every call, so no operation needs a scope.
@@ -90,4 +91,45 @@ export const adminListKeys = defineEndpoint({
   params: idParams('teamId'),
   response: { status: 200, description: 'The keys', schema: dataResponse(z.array(AdminKey)) },
   resourceName: teams.label,
+});
+
+/** People of a team who sign in to the assistant connector (OAuth) and grant assistants their scopes. */
+export const members = defineResource(teams, {
+  name: 'Member',
+  path: '/members',
+  label: 'Member',
+  record: AdminMember,
+  createBody: AdminMemberCreate,
+  updateBody: AdminMemberUpdate,
+  operations: ['list', 'create', 'update', 'delete'],
+  list: { description: 'Oldest first. Passwords are never returned.' },
+  create: {
+    summary: 'Add a team member who can sign in to the assistant connector',
+    description:
+      'The member signs in with this email and password at the connector’s OAuth sign-in and may grant an assistant at most `scopes`. An email already in use (in any team) is a 409.',
+    errors: [409],
+  },
+  update: { summary: 'Change a member’s password or the scopes they may grant', errors: [409] },
+  delete: {
+    summary: 'Remove a member',
+    description: 'Every grant the member gave ends with it: their assistants’ next request is refused (401).',
+  },
+});
+
+/** What members allowed assistants; revoking one ends its tokens on the next request, on every instance. */
+export const grants = defineResource(teams, {
+  name: 'Grant',
+  path: '/grants',
+  label: 'Grant',
+  record: AdminGrant,
+  operations: ['list'],
+  list: { description: 'Newest first, revoked grants included (with `revokedAt`).' },
+  actions: {
+    revoke: {
+      summary: 'Revoke an assistant’s grant, effective on its next request',
+      description:
+        'Its access and refresh tokens stop working at once; revoking a revoked grant keeps its `revokedAt`.',
+      response: 'The revoked grant',
+    },
+  },
 });

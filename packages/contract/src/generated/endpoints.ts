@@ -17,7 +17,9 @@ import * as socialEvents from '../endpoints/social-events.js';
 import * as socialPosts from '../endpoints/social-posts.js';
 import * as templates from '../endpoints/templates.js';
 
+export const { adminListGrants, adminRevokeGrant } = admin.grants.endpoints;
 export const { adminUpdateKey, adminRevokeKey } = admin.keys.endpoints;
+export const { adminListMembers, adminCreateMember, adminUpdateMember, adminDeleteMember } = admin.members.endpoints;
 export const { adminCreateTeam, adminUpdateTeam } = admin.teams.endpoints;
 export { adminCreateKey, adminListKeys, adminListTeams } from '../endpoints/admin.js';
 export const { listAppointmentTypes, getAppointmentType, createAppointmentType, updateAppointmentType } = appointments.appointmentTypes.endpoints;
