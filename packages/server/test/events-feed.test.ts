@@ -229,7 +229,10 @@ describe('events feed', () => {
 
   it('refuses bad input with the ApiError shape', async () => {
     const { api } = await team();
-    for (const query of [{ after: '-1' }, { after: 'x' }, { limit: '501' }, { wait: '31' }, { other: '1' }]) {
+    const bad = [{ after: '-1' }, { after: 'x' }, { limit: '501' }, { wait: '31' }, { other: '1' }];
+    // Decimal digits only: Number() reads `0x10` as 16, `1e3` as 1000, and an empty `after=` as cursor 0.
+    const notDecimal = [{ after: '0x10' }, { after: '1e3' }, { after: '' }, { after: '+1' }, { limit: '0x1' }];
+    for (const query of [...bad, ...notDecimal, { wait: '1e1' }, { wait: '' }]) {
       const res = await api('GET', '/events', { query });
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.code).toBe('validation_error');

@@ -82,6 +82,12 @@ describe('list endpoints', () => {
     [{ page: '0' }, 'page'],
     [{ page: '-1' }, 'page'],
     [{ page: 'two' }, 'page'],
+    // Decimal digits only: Number() would read these as 16, 1000, 2 and (for an empty value) 0.
+    [{ page: '0x10' }, 'page'],
+    [{ page: '1e3' }, 'page'],
+    [{ page: ' 2' }, 'page'],
+    [{ limit: '' }, 'limit'],
+    [{ limit: '0b11' }, 'limit'],
     [{ limit: '0' }, 'limit'],
     [{ limit: '201' }, 'limit'],
     [{ updatedAfter: 'yesterday' }, 'updatedAfter'],

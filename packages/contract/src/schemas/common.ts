@@ -92,20 +92,22 @@ const UpdatedAfterQuery = z
     description: 'Only records updated at or after this time (inclusive). Must carry a timezone offset.',
   });
 
+/**
+ * An integer query parameter, written in decimal digits only. `z.coerce.number()` is `Number(value)`, which
+ * reads `0x10` as 16, `1e3` as 1000, ` 7 ` as 7 and an empty value as 0 (so `after=` meant "from cursor 0"
+ * rather than being refused): anything but digits stays a string here and fails as "expected number".
+ */
+export function decimalIntegerQuery(min: number, max: number) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value),
+    z.number({ error: 'Expected an integer in decimal digits' }).int().min(min).max(max),
+  );
+}
+
 /** Query parameters every list endpoint accepts. */
 export const listQueryShape = {
-  page: z.coerce
-    .number<number>()
-    .int()
-    .min(1)
-    .max(INT4_MAX)
-    .default(1)
-    .openapi({ description: '1-based page number', example: 1 }),
-  limit: z.coerce
-    .number<number>()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
+  page: decimalIntegerQuery(1, INT4_MAX).default(1).openapi({ description: '1-based page number', example: 1 }),
+  limit: decimalIntegerQuery(1, MAX_PAGE_SIZE)
     .default(DEFAULT_PAGE_SIZE)
     .openapi({ description: `Records per page (1 to ${MAX_PAGE_SIZE})`, example: DEFAULT_PAGE_SIZE }),
   updatedAfter: UpdatedAfterQuery.optional(),

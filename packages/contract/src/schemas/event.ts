@@ -1,5 +1,5 @@
 import { z } from '../zod.js';
-import { Timestamp, Uuid } from './common.js';
+import { decimalIntegerQuery, Timestamp, Uuid } from './common.js';
 
 /** The most events one page of the feed returns. */
 export const MAX_EVENTS_PAGE = 500;
@@ -42,32 +42,19 @@ export const V1Event = z
 export type V1Event = z.infer<typeof V1Event>;
 
 const cursorQuery = (description: string) =>
-  z.coerce
-    .number<number>()
-    .int()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    // A bigint column: the feed's cursors are not bounded by int4.
-    .meta({ description, format: 'int64' });
+  // A bigint column: the feed's cursors are not bounded by int4.
+  decimalIntegerQuery(0, Number.MAX_SAFE_INTEGER).meta({ description, format: 'int64' });
 
 export const EventsQuery = z.strictObject({
   after: cursorQuery(
     'Only events after this cursor. Without it the feed starts at its oldest retained event. A cursor older than the retention, or past the feed’s end (another team’s, or a database’s since reset), answers 410 `gone`: resync, then follow from the `nextCursor` of `limit=0`.',
   ).optional(),
-  limit: z.coerce
-    .number<number>()
-    .int()
-    .min(0)
-    .max(MAX_EVENTS_PAGE)
+  limit: decimalIntegerQuery(0, MAX_EVENTS_PAGE)
     .default(DEFAULT_EVENTS_PAGE)
     .openapi({
       description: `Events per page (0 to ${MAX_EVENTS_PAGE}); 0 returns none and \`nextCursor\` is the feed’s current end, where a follower that has just synced starts`,
     }),
-  wait: z.coerce
-    .number<number>()
-    .int()
-    .min(0)
-    .max(MAX_EVENTS_WAIT_SECONDS)
+  wait: decimalIntegerQuery(0, MAX_EVENTS_WAIT_SECONDS)
     .default(0)
     .openapi({
       description: `Long poll: when nothing follows \`after\`, wait up to this many seconds (at most ${MAX_EVENTS_WAIT_SECONDS}) for the next event before answering an empty page`,

@@ -58,7 +58,15 @@ describe('list query', () => {
     expect(ListQuery.parse({})).toEqual({ page: 1, limit: 50 });
     expect(ListQuery.parse({ page: '3', limit: '200' })).toMatchObject({ page: 3, limit: 200 });
   });
-  it.each([{ page: '0' }, { limit: '0' }, { limit: '201' }, { page: 'x' }, { limit: '1.5' }])('rejects %o', (q) => {
+  it.each([
+    { page: '0' },
+    { limit: '0' },
+    { limit: '201' },
+    { page: 'x' },
+    { limit: '1.5' },
+    { page: '0x10' },
+    { page: '' },
+  ])('rejects %o', (q) => {
     expect(ListQuery.safeParse(q).success).toBe(false);
   });
   it('requires a timezone offset on updatedAfter', () => {
