@@ -44,7 +44,7 @@ describe('webhooks.verify on real deliveries', () => {
     const client = new VsfClient({ apiKey: key, baseUrl: server.baseUrl, logLevel: 'off' });
     const { port } = receiver.address() as AddressInfo;
     const endpoint = await client.webhooks.create({ url: `http://127.0.0.1:${port}/vsf`, eventTypes: ['car.created'] });
-    secret = endpoint.secret;
+    secret = endpoint.secret ?? '';
     expect(secret).toMatch(/^whsec_/);
     const car = await client.cars.create({ year: 1957, make: 'BMW', model: '507' });
 

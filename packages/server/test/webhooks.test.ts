@@ -114,6 +114,26 @@ describe('webhook endpoints', () => {
     expect((await api('GET', `/webhooks/${created.id}`)).status).toBe(404);
   });
 
+  it('show the secret once: a replayed create (same Idempotency-Key) answers without it, and none is stored', async () => {
+    const { team: owner, api } = await team();
+    const body = { url: 'https://hooks.example.com/replayed', eventTypes: ['*'] };
+    const headers = { 'Idempotency-Key': 'create-hook-once' };
+    const first = await api('POST', '/webhooks', { body, headers });
+    expect(first.status).toBe(201);
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+    const replay = await api('POST', '/webhooks', { body, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual({ data: { ...first.body.data, secret: null } });
+    expect((await api('GET', '/webhooks')).body.total).toBe(1);
+    const stored = await server.db('idempotency_keys').where({ team_id: owner.id }).select('response_body');
+    expect(stored).toHaveLength(1);
+    const text = JSON.stringify(stored);
+    expect(text).toContain(first.body.data.id);
+    expect(text).not.toContain(first.body.data.secret);
+    expect(text).not.toContain('whsec_');
+  });
+
   it('refuse http, private and loopback URLs and malformed event types with a 400 ApiError', async () => {
     const { api } = await team();
     const bad: [unknown, string][] = [

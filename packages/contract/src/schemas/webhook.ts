@@ -81,9 +81,9 @@ export const V1Webhook = teamRecord(
 export type V1Webhook = z.infer<typeof V1Webhook>;
 
 export const V1WebhookCreated = V1Webhook.extend({
-  secret: z.string().openapi({
+  secret: z.string().nullable().openapi({
     description:
-      'The signing secret (`whsec_…`): shown only in this response. `Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>` signs `<t>.<raw body>` with its UTF-8 bytes as the key.',
+      'The signing secret (`whsec_…`): shown only in this response. `Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>` signs `<t>.<raw body>` with its UTF-8 bytes as the key. null in a replay of the create (the same `Idempotency-Key`, `Idempotent-Replayed: true`): the secret is never stored with the replay, so if the first answer was lost, delete the endpoint and create it again.',
     example: 'whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   }),
 }).openapi('V1WebhookCreated');

@@ -4,6 +4,7 @@ import { ApiHttpError, conflict } from '../errors/api-http-error.js';
 import { transactionBetween, transactionOpenedByFirstWrite } from '../repositories/bracketed-transaction.js';
 import { HotStatement } from '../repositories/hot-statement.js';
 import { fingerprintMatches, requestFingerprint } from './request-fingerprint.js';
+import { bodyToStore } from './stored-response.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -175,7 +176,8 @@ function stored(
     scope.key,
     requestFingerprint(scope.query, scope.body),
     response.status,
-    JSON.stringify(response.body),
+    // A secret shown once is not kept for replays (stored-response.ts).
+    JSON.stringify(bodyToStore(response.body)),
     JSON.stringify(response.headers),
     now,
     new Date(now.getTime() + IDEMPOTENCY_TTL_MS),

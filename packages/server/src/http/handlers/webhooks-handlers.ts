@@ -1,11 +1,14 @@
 import type { WebhooksEndpoints } from '@vsf/contract';
+import { storeInsteadOf } from '../../idempotency/stored-response.js';
 import { listBody, type SpecialHandlers } from '../handler.js';
 
 /** Webhook endpoints: a create and an update answer to the calling key's scopes, and the delivery log. */
 export const webhooksHandlers: SpecialHandlers<WebhooksEndpoints> = {
-  createWebhook: async ({ auth, body, services }) => ({
-    data: await services.resources.webhooks.create(auth.teamId, body, auth.scopes),
-  }),
+  createWebhook: async ({ auth, body, services }) => {
+    const created = await services.resources.webhooks.create(auth.teamId, body, auth.scopes);
+    // The secret is shown once: a replay of this create (same Idempotency-Key) answers without it.
+    return storeInsteadOf({ data: created }, { data: { ...created, secret: null } });
+  },
   updateWebhook: async ({ auth, params, body, services }) => ({
     data: await services.resources.webhooks.update(auth.teamId, params.webhookId, body, auth.scopes),
   }),
