@@ -79,6 +79,17 @@ describe('customers', () => {
     expect((await api('GET', '/customers', { query: ids })).body.total).toBe(1);
   });
 
+  it('with updatedAfter, lists include soft-deleted customers (deletedAt set) unless includeDeleted=false', async () => {
+    const c = (await api('POST', '/customers', { body: { firstName: 'Gone', lastName: 'Later' } })).body.data;
+    await api('DELETE', `/customers/${c.id}`);
+    const query = { ids: c.id, updatedAfter: c.createdAt };
+    const incremental = await api('GET', '/customers', { query });
+    expect(incremental.body.total).toBe(1);
+    expect(incremental.body.data[0]).toMatchObject({ id: c.id, deletedAt: expect.any(String) });
+    expect((await api('GET', '/customers', { query: { ...query, includeDeleted: 'false' } })).body.total).toBe(0);
+    expect((await api('GET', '/customers', { query: { ids: c.id } })).body.total).toBe(0);
+  });
+
   it('PATCH deletedAt soft-deletes as of a time, and deletedAt null restores', async () => {
     const c = (await api('POST', '/customers', { body: { firstName: 'A', lastName: 'B' } })).body.data;
     const at = '2026-03-01T12:00:00+02:00';

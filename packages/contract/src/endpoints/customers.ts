@@ -13,13 +13,16 @@ export const customers = defineResource(v1, {
   createBody: V1CustomerCreate,
   updateBody: V1CustomerUpdate,
   filters: {
-    includeDeleted: QueryBoolean.optional().openapi({ description: 'Also return soft-deleted customers' }),
+    includeDeleted: QueryBoolean.optional().openapi({
+      description:
+        'Also return soft-deleted customers. Defaults to `true` when `updatedAfter` is sent (an incremental sync sees deletions), `false` otherwise',
+    }),
     locationId: z.uuid().optional(),
     email: LineText.min(1).optional().openapi({ description: 'Exact email, case-insensitive' }),
   },
   list: {
     description:
-      'Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`; a sync passes it so deletions reach the mirror.',
+      'Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`, or unless `updatedAfter` is sent: an incremental sync then gets them with `deletedAt` set, so deletions reach its mirror (`includeDeleted=false` hides them again).',
   },
   get: { description: 'Soft-deleted customers are returned too, with `deletedAt` set.' },
   references: ['locationId'],

@@ -9,8 +9,11 @@ export class Customers extends TeamResource<V1Customer> {
     super(deps, 'customers', {
       defaults: { isActive: true },
       filters: {
-        includeDeleted: (q, value, column) => {
-          if (!value) q.whereNull(column('deletedAt'));
+        // An incremental sync (`updatedAfter`) that speaks only the spec must see deletions, so it gets the
+        // soft-deleted customers unless it asks otherwise; a plain list hides them unless asked.
+        includeDeleted: (q, value, column, request) => {
+          const include = value ?? request.updatedAfter !== undefined;
+          if (!include) q.whereNull(column('deletedAt'));
         },
         email: (q, value, column) => {
           if (value) q.whereRaw(`lower(${column('email')}) = lower(?)`, [value as string]);

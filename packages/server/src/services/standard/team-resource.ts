@@ -14,11 +14,15 @@ type Identified = { id: string };
 export type Body = Record<string, unknown>;
 type Query = Record<string, unknown> & { page: number; limit: number };
 
-/** Narrows a list by one query value; `column` names a row field's column in this table. */
+/**
+ * Narrows a list by one query value; `column` names a row field's column in this table, and `request` is
+ * the whole list query, for a filter whose default depends on another parameter (`updatedAfter`).
+ */
 export type ListFilter<Row> = (
   query: Knex.QueryBuilder,
   value: unknown,
   column: (field: keyof Row & string) => string,
+  request: Readonly<Record<string, unknown>>,
 ) => void;
 
 /** What a resource says beyond its contract declaration and its table; most say nothing or one line. */
@@ -123,7 +127,7 @@ export class TeamResource<R extends Identified, Row extends Identified = R> {
         if (query[key] !== undefined) q.where(this.table.column(key as keyof Row & string), query[key] as string);
       }
       const column = (field: keyof Row & string) => this.table.column(field);
-      for (const [key, apply] of Object.entries(this.options.filters ?? {})) apply(q, query[key], column);
+      for (const [key, apply] of Object.entries(this.options.filters ?? {})) apply(q, query[key], column, query);
     });
     return { records: result.records.map((row) => this.present(row)), total: result.total };
   }
