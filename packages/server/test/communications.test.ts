@@ -220,6 +220,26 @@ describe('threads and messages with the outbox provider', () => {
     expect(await messageCount(outboxServer, threadId)).toBe(0);
   });
 
+  it('stores a draft while the customer has no address, and checks the recipient when it is sent', async () => {
+    const customerId = await customerWith(api, { email: 'sms-later@example.com' });
+    const threadId = await thread(api, customerId, 'sms');
+    for (const body of [{ body: 'Hi' }, { body: 'Hi', send: false }]) {
+      const draft = await api('POST', `/communication-threads/${threadId}/messages`, { body });
+      expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+      expect(draft.body.data).toMatchObject({ status: 'draft', to: null });
+    }
+    const draft = (await api('GET', `/communication-threads/${threadId}/messages`)).body.data[0];
+    const refused = await api('POST', `/communication-threads/${threadId}/messages/${draft.id}/send`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.details[0].message).toMatch(/^The customer has no phone number for this sms thread/);
+    expect((await api('GET', `/communication-threads/${threadId}/messages/${draft.id}`)).body.data.status).toBe(
+      'draft',
+    );
+    await api('PATCH', `/customers/${customerId}`, { body: { phone: '+15555550199' } });
+    const sent = await api('POST', `/communication-threads/${threadId}/messages/${draft.id}/send`);
+    expect(sent.body.data).toMatchObject({ status: 'sent', to: '+15555550199' });
+  });
+
   it('sends a draft to the customer’s address of the moment, refusing when it is gone', async () => {
     const customerId = await customerWith(api, { email: 'old@example.com' });
     const threadId = await thread(api, customerId, 'email');

@@ -43,9 +43,10 @@ export const V1CommunicationMessage = teamRecord('V1CommunicationMessage', {
     .enum(['outbound', 'inbound'])
     .openapi({ description: 'Messages created through the API are `outbound`' }),
   from: z.string().nullable().openapi({ description: 'The sender address or number the provider used' }),
-  to: z
-    .string()
-    .openapi({ description: 'The customer’s email (email) or phone (sms), taken when the message was created' }),
+  to: z.string().nullable().openapi({
+    description:
+      'The customer’s email (email) or phone (sms), taken when the message was created and again when it is sent; null for a draft whose customer has no address on the channel yet',
+  }),
   body: z.string().nullable(),
   subject: z.string().nullable(),
   htmlBody: z.string().nullable(),
@@ -91,7 +92,8 @@ export const V1CommunicationMessageCreate = z
       ctx.addIssue({ code: 'custom', path: ['body'], message: 'Send body, textBody or htmlBody' });
   })
   .openapi('V1CommunicationMessageCreate', {
-    description: 'The recipient is the thread’s customer: their email for `email` threads, their phone for `sms`.',
+    description:
+      'The recipient is the thread’s customer: their email for `email` threads, their phone for `sms`. A draft may be stored while the customer has none (`to` null); sending needs it (400 naming what to add).',
   });
 export type V1CommunicationMessageCreate = z.input<typeof V1CommunicationMessageCreate>;
 

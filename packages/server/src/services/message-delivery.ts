@@ -76,6 +76,8 @@ async function toOutbound(
     if (!row || !bytes) throw new Error(`${reference} no longer exists; remove it from mediaUrls`);
     attachments.push({ filename: row.filename, contentType: row.contentType, content: bytes });
   }
+  // Every send readdresses the message first and refuses one without an address: this only guards that.
+  if (!message.to) throw new Error('The customer has no address on this channel; add one and send it again');
   return {
     id: message.id,
     channel: message.channel,

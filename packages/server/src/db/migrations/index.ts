@@ -15,6 +15,8 @@ import * as teamEvents from './024-team-events.js';
 import * as webhooks from './025-webhooks.js';
 import * as idempotencyClaim from './026-idempotency-claim.js';
 import * as idempotencyResponseText from './027-idempotency-response-text.js';
+import * as draftMessageRecipient from './028-draft-message-recipient.js';
+import * as assistantConnector from './030-assistant-connector.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -35,6 +37,8 @@ const migrations: Record<string, Knex.Migration> = {
   '025-webhooks': webhooks,
   '026-idempotency-claim': idempotencyClaim,
   '027-idempotency-response-text': idempotencyResponseText,
+  '030-assistant-connector': assistantConnector,
+  '028-draft-message-recipient': draftMessageRecipient,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

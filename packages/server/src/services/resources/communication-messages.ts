@@ -65,7 +65,8 @@ export class CommunicationMessages extends TeamResource<V1CommunicationMessage> 
     await this.parents(teamId, [threadId]);
     const thread = (await threadsTable.findById(this.deps.db, teamId, threadId as string)) as V1CommunicationThread;
     if (body.send) refuseUnsendable(thread.channel, body);
-    const draft = await this.writeDraft(teamId, thread, body);
+    // A draft may wait for its address (the spec: a valid body is stored as a draft); a send needs it now.
+    const draft = await this.writeDraft(teamId, thread, body, { needsRecipient: body.send });
     return body.send ? ((await deliverMessage(this.deps, teamId, draft)) ?? draft) : draft;
   }
 
@@ -95,15 +96,22 @@ export class CommunicationMessages extends TeamResource<V1CommunicationMessage> 
     ]);
   }
 
-  /** Stores a draft in a thread; 400 (nothing stored) when the customer has no address for the channel. */
+  /**
+   * Stores a draft in a thread, addressed to the customer's address on its channel, or to none (`to` null)
+   * while they have none: the address is checked when the draft is sent. `needsRecipient` (a message sent
+   * at once, a campaign send) refuses the draft instead, 400 naming what to add, storing nothing.
+   */
   async writeDraft(
     teamId: string,
     thread: V1CommunicationThread,
     content: NewMessage,
+    options: { needsRecipient: boolean } = { needsRecipient: true },
   ): Promise<V1CommunicationMessage> {
     const db = this.deps.db;
     const customer = (await customersTable.findById(db, teamId, thread.customerId)) as V1Customer;
-    const to = this.recipientOf(customer, thread.channel);
+    const to = options.needsRecipient
+      ? this.recipientOf(customer, thread.channel)
+      : (addressOf(customer, thread.channel) ?? null);
     await checkTeamMediaUrls(db, teamId, content.mediaUrls);
     const now = this.deps.now();
     const message = await messagesTable.insert(
