@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../src/testing/index.js';
 import type { ApiCaller } from './support/api-caller.js';
+import { TINY_PNG } from './support/endpoint-fixtures.js';
 import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
@@ -94,5 +95,37 @@ describe('appointments', () => {
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled' });
     const again = await api('POST', `/appointments/${a.id}/cancel`);
     expect(again.body.data.cancelledAt).toBe(cancelled.body.data.cancelledAt);
+  });
+});
+
+describe('an appointment’s session', () => {
+  const photo = (car: string, sessionId: string) =>
+    api('POST', `/cars/${car}/photos`, {
+      body: { sessionId, filename: 'front.png', contentType: 'image/png', base64: TINY_PNG },
+    });
+
+  it('takes photos of the appointment’s car like a car event’s session', async () => {
+    const appointment = (await api('POST', '/appointments', { body: { eventType: 'pick_up', carId, ...slot } })).body
+      .data;
+    const res = await photo(carId, appointment.sessionId);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ carId, sessionId: appointment.sessionId });
+    const gallery = await api('GET', `/cars/${carId}/photos`, { query: { sessionId: appointment.sessionId } });
+    expect(gallery.body.data.map((p: { id: string }) => p.id)).toEqual([res.body.data.id]);
+  });
+
+  it('takes them once the appointment has a car, and only for that car', async () => {
+    const appointment = (await api('POST', '/appointments', { body: { eventType: 'facility_walkthrough', ...slot } }))
+      .body.data;
+    const before = await snapshotTeamData(server.db, teamId);
+    const early = await photo(carId, appointment.sessionId);
+    expect(early.status).toBe(400);
+    expect(early.body.details).toEqual([{ path: 'sessionId', message: expect.stringMatching(/appointment/) }]);
+    expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+
+    await api('PATCH', `/appointments/${appointment.id}`, { body: { carId } });
+    expect((await photo(carId, appointment.sessionId)).status).toBe(201);
+    const other = (await api('POST', '/cars', { body: { year: 1970, make: 'Other', model: 'Car' } })).body.data;
+    expect((await photo(other.id, appointment.sessionId)).status).toBe(400);
   });
 });

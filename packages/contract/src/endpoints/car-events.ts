@@ -38,7 +38,7 @@ export const photos = defineResource(cars, {
   create: {
     summary: 'Attach one photo to a car’s event session',
     description:
-      'One photo per request, as `base64` or as an https `sourceUrl` the server fetches. At most 3 MiB decoded (413). `contentType` must be an image type matching the bytes (JPEG, PNG, GIF, WebP, HEIC/AVIF). `sessionId` must be the session of one of this car’s events.',
+      'One photo per request, as `base64` or as an https `sourceUrl` the server fetches. At most 3 MiB decoded (413). `contentType` must be an image type matching the bytes (JPEG, PNG, GIF, WebP, HEIC/AVIF). `sessionId` must be the session of one of this car’s events, or of an appointment whose `carId` is this car.',
     references: ['sessionId'],
     errors: [413],
     binaryUpload: true,

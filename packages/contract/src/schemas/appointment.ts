@@ -17,7 +17,10 @@ export const V1Appointment = teamRecord(
     endAt: Timestamp,
     status: AppointmentStatus,
     notes: z.string().nullable(),
-    sessionId: Uuid.openapi({ description: 'The event session staff use when the appointment happens' }),
+    sessionId: Uuid.openapi({
+      description:
+        'The event session staff use when the appointment happens: once the appointment has a `carId`, `POST /cars/{carId}/photos` takes it like a car event’s',
+    }),
     cancelledAt: Timestamp.nullable(),
   },
   'An event scheduled for later. Scheduling never moves a car.',

@@ -53,7 +53,9 @@ export type V1CarPhoto = z.infer<typeof V1CarPhoto>;
 
 export const V1CarPhotoCreate = z
   .strictObject({
-    sessionId: Uuid.openapi({ description: 'From the car event the photo belongs to' }),
+    sessionId: Uuid.openapi({
+      description: 'The session the photo belongs to: of one of the car’s events, or of an appointment for the car',
+    }),
     ...imageUploadFields,
   })
   .refine(...hasOneImageSource)

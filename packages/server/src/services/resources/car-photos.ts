@@ -3,7 +3,7 @@ import type { createCarPhoto, EndpointBody, V1CarPhoto } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
 import { readImageUpload } from '../../media/image-upload.js';
 import { storeThenRecord } from '../../media/stored-blob.js';
-import { carEventsTable, type MediaRow, mediaTable } from '../../repositories/facility-tables.js';
+import { appointmentsTable, carEventsTable, type MediaRow, mediaTable } from '../../repositories/facility-tables.js';
 import type { MediaDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
 
@@ -44,15 +44,39 @@ export class CarPhotos extends TeamResource<V1CarPhoto, MediaRow> {
     return toPhoto(row);
   }
 
-  /** A photo joins the session of one of the car's own events. */
+  /**
+   * A photo joins a session of this car: one of its events', or that of an appointment for it (the spec:
+   * an appointment's "event session is ready for staff"), once the appointment names the car.
+   */
   private async requireSession(teamId: string, carId: string, sessionId: string): Promise<void> {
-    const event = await carEventsTable
-      .scoped(this.deps.db, teamId)
-      .where({ [carEventsTable.column('sessionId')]: sessionId, [carEventsTable.column('carId')]: carId })
-      .first(carEventsTable.column('id'));
-    if (!event)
+    const db = this.deps.db;
+    const ofCar = { sessionId, carId };
+    const found =
+      (await carEventsTable
+        .scoped(db, teamId)
+        .where(columns(carEventsTable, ofCar))
+        .first(carEventsTable.column('id'))) ??
+      (await appointmentsTable
+        .scoped(db, teamId)
+        .where(columns(appointmentsTable, ofCar))
+        .first(appointmentsTable.column('id')));
+    if (!found)
       throw validationFailed([
-        { path: 'sessionId', message: 'Not a session of this car; use the sessionId of one of its events' },
+        {
+          path: 'sessionId',
+          message:
+            'Not a session of this car; use the sessionId of one of its events, or of an appointment for this car (set its carId first)',
+        },
       ]);
   }
+}
+
+/** `{field: value}` as a where clause on the table's columns. */
+function columns<Row>(
+  table: { column: (field: keyof Row & string) => string },
+  values: Partial<Record<keyof Row & string, string>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([field, value]) => [table.column(field as keyof Row & string), value as string]),
+  );
 }
