@@ -16,7 +16,6 @@ import * as webhooks from './025-webhooks.js';
 import * as idempotencyClaim from './026-idempotency-claim.js';
 import * as idempotencyResponseText from './027-idempotency-response-text.js';
 import * as draftMessageRecipient from './028-draft-message-recipient.js';
-import * as assistantConnector from './030-assistant-connector.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -37,7 +36,6 @@ const migrations: Record<string, Knex.Migration> = {
   '025-webhooks': webhooks,
   '026-idempotency-claim': idempotencyClaim,
   '027-idempotency-response-text': idempotencyResponseText,
-  '030-assistant-connector': assistantConnector,
   '028-draft-message-recipient': draftMessageRecipient,
 };
 
