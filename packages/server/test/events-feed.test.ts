@@ -1,4 +1,4 @@
-import { ALL_SCOPES, EXTENSIONS_HEADER, type V1Event } from '@vsf/contract';
+import { ALL_SCOPES, EXTENSIONS_HEADER, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDED_NAMESPACES, RESOURCE_TABLES } from '../src/services/standard/resource-tables.js';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
@@ -225,6 +225,62 @@ describe('events feed', () => {
       nextCursor: page.nextCursor,
       hasMore: false,
     });
+  });
+
+  it('checks the key again before a long poll answers: revoked, expired or API off meanwhile', async () => {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Revoked while waiting: the record written after the revoke is not shown.
+    const owner = await team();
+    const follower = await server.createKey(owner.team.id, ['read:locations']);
+    const follow = apiCaller(server.baseUrl, follower.key);
+    const waiting = follow('GET', '/events', { query: { after: String(owner.start), wait: '10' } });
+    await pause(300);
+    expect((await server.admin('POST', `/keys/${follower.id}/revoke`)).status).toBe(200);
+    await owner.api('POST', '/locations', { body: { name: 'After the revoke' } });
+    const revoked = await waiting;
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toMatchObject({ error: 'API key revoked', code: 'unauthorized' });
+
+    // The team's API turned off while waiting.
+    const other = await team();
+    const off = other.raw('GET', '/events', { query: { after: String(other.start), wait: '2' } });
+    await pause(300);
+    expect((await server.admin('PATCH', `/teams/${other.team.id}`, { apiEnabled: false })).status).toBe(200);
+    expect((await off).body).toMatchObject({ error: 'API is disabled for this team', code: 'forbidden' });
+
+    // Expired while waiting, nothing written: the empty answer at the deadline is a 401 too.
+    const third = await team();
+    const soon = await server.createKey(third.team.id, ['read:locations'], {
+      expiresAt: new Date(Date.now() + 1_000).toISOString(),
+    });
+    const expiring = await apiCaller(server.baseUrl, soon.key)('GET', '/events', {
+      query: { after: String(third.start), wait: '2' },
+    });
+    expect(expiring.body).toMatchObject({ error: 'API key expired', code: 'unauthorized' });
+  });
+
+  it(`holds at most ${MAX_EVENTS_WAITS_PER_KEY} long polls per key; one more answers at once`, async () => {
+    const { raw, start, team: created } = await team();
+    const began = Date.now();
+    const polls = Array.from({ length: MAX_EVENTS_WAITS_PER_KEY }, () =>
+      raw('GET', '/events', { query: { after: String(start), wait: '3' } }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const extra = await raw<Feed>('GET', '/events', { query: { after: String(start), wait: '3' } });
+    expect(extra.status).toBe(200);
+    expect(extra.body).toEqual({ data: [], nextCursor: start, hasMore: false });
+    expect(Date.now() - began).toBeLessThan(2_000);
+    // The cap is the key's: another key of the team still waits.
+    const another = apiCaller(server.baseUrl, (await server.createKey(created.id, ['read:locations'])).key);
+    const beganOther = Date.now();
+    await another('GET', '/events', { query: { after: String(start), wait: '1' } });
+    expect(Date.now() - beganOther).toBeGreaterThanOrEqual(900);
+    for (const poll of await Promise.all(polls)) expect(poll.status).toBe(200);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(2_900);
+    // Their slots are free again once they answered.
+    const after = Date.now();
+    await raw('GET', '/events', { query: { after: String(start), wait: '1' } });
+    expect(Date.now() - after).toBeGreaterThanOrEqual(900);
   });
 
   it('refuses bad input with the ApiError shape', async () => {

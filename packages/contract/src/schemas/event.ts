@@ -6,6 +6,11 @@ export const MAX_EVENTS_PAGE = 500;
 export const DEFAULT_EVENTS_PAGE = 100;
 /** The longest a feed request may wait for the next event (`wait`), in seconds. */
 export const MAX_EVENTS_WAIT_SECONDS = 30;
+/**
+ * Long polls one key may hold open at once on a server instance: one more answers at once with what there
+ * is, as `wait=0` would, so a looping client cannot tie up the instance's connections and polls.
+ */
+export const MAX_EVENTS_WAITS_PER_KEY = 5;
 /** How long the reference server keeps events unless configured otherwise. */
 export const DEFAULT_EVENTS_RETENTION_DAYS = 30;
 
@@ -57,7 +62,7 @@ export const EventsQuery = z.strictObject({
   wait: decimalIntegerQuery(0, MAX_EVENTS_WAIT_SECONDS)
     .default(0)
     .openapi({
-      description: `Long poll: when nothing follows \`after\`, wait up to this many seconds (at most ${MAX_EVENTS_WAIT_SECONDS}) for the next event before answering an empty page`,
+      description: `Long poll: when nothing follows \`after\`, wait up to this many seconds (at most ${MAX_EVENTS_WAIT_SECONDS}) for the next event before answering an empty page. The key is checked again before a waited answer (revoked, expired or API turned off meanwhile: its 401 or 403). A key holds at most ${MAX_EVENTS_WAITS_PER_KEY} waits at once per server instance; one more answers at once with what there is.`,
     }),
 });
 

@@ -1,4 +1,10 @@
-import type { EndpointQuery, EventsPage, listEvents, V1Event } from '@vsf/contract';
+import {
+  type EndpointQuery,
+  type EventsPage,
+  type listEvents,
+  MAX_EVENTS_WAITS_PER_KEY,
+  type V1Event,
+} from '@vsf/contract';
 import { ApiHttpError } from '../errors/api-http-error.js';
 import { eventsAfter, feedHead, pruneEvents, type StoredEvent } from '../repositories/team-events.js';
 import { type AuthContext, firstMissingScope } from './auth-service.js';
@@ -20,6 +26,12 @@ export interface EventsOptions {
   stopping?: AbortSignal | undefined;
 }
 
+/**
+ * Checks the calling credential again, as the request's authentication did, and throws its 401 or 403: a wait
+ * may outlive the key's revocation, expiry or the team's API switch, and its answer must not.
+ */
+export type RecheckAuth = () => Promise<unknown>;
+
 const cursorGone = (after: number, prunedThrough: number) =>
   new ApiHttpError(
     410,
@@ -40,6 +52,8 @@ const cursorAhead = (after: number, lastCursor: number) =>
  */
 export class EventsService {
   private lastPrune = 0;
+  /** Long polls waiting now, by key id. */
+  private readonly waits = new Map<string, number>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -47,8 +61,44 @@ export class EventsService {
     private readonly options: EventsOptions,
   ) {}
 
-  /** `signal`: the client went away, so a wait ends early. */
-  async list(auth: AuthContext, query: EndpointQuery<typeof listEvents>, gone?: AbortSignal): Promise<EventsPage> {
+  /**
+   * `gone`: the client went away, so a wait ends early. `recheck`: the credential's check, run again before an
+   * answer that waited (without it, a wait is answered on the standing the key had when the request came in).
+   */
+  async list(
+    auth: AuthContext,
+    query: EndpointQuery<typeof listEvents>,
+    gone?: AbortSignal,
+    recheck?: RecheckAuth,
+  ): Promise<EventsPage> {
+    if (query.wait === 0 || !this.claimWait(auth.keyId)) return this.read(auth, { ...query, wait: 0 }, gone, recheck);
+    try {
+      return await this.read(auth, query, gone, recheck);
+    } finally {
+      this.releaseWait(auth.keyId);
+    }
+  }
+
+  /** Takes one of the key's wait slots; false when it holds them all (the request answers without waiting). */
+  private claimWait(keyId: string): boolean {
+    const held = this.waits.get(keyId) ?? 0;
+    if (held >= MAX_EVENTS_WAITS_PER_KEY) return false;
+    this.waits.set(keyId, held + 1);
+    return true;
+  }
+
+  private releaseWait(keyId: string): void {
+    const held = (this.waits.get(keyId) ?? 1) - 1;
+    if (held > 0) this.waits.set(keyId, held);
+    else this.waits.delete(keyId);
+  }
+
+  private async read(
+    auth: AuthContext,
+    query: EndpointQuery<typeof listEvents>,
+    gone: AbortSignal | undefined,
+    recheck: RecheckAuth | undefined,
+  ): Promise<EventsPage> {
     const signal =
       gone && this.options.stopping ? AbortSignal.any([gone, this.options.stopping]) : (gone ?? this.options.stopping);
     await this.pruneNow();
@@ -63,6 +113,7 @@ export class EventsService {
     let after = query.after ?? head.prunedThrough;
     if (query.limit === 0) return { data: [], nextCursor: Math.max(after, head.lastCursor), hasMore: false };
     const deadline = Date.now() + query.wait * 1000;
+    let waited = false;
     for (;;) {
       const stored = await eventsAfter(this.deps.db, auth.teamId, {
         after,
@@ -76,9 +127,12 @@ export class EventsService {
       // Past the last event looked at, or past every event this key may not see up to the head.
       const nextCursor = hasMore ? (page[page.length - 1]?.cursor ?? after) : Math.max(after, head.lastCursor);
       if (data.length > 0 || hasMore || Date.now() >= deadline || signal?.aborted) {
+        // After the read: a revoke that committed before this check shows no event written after it.
+        if (waited) await recheck?.();
         return { data, nextCursor, hasMore };
       }
       after = nextCursor;
+      waited = true;
       while (Date.now() < deadline && !signal?.aborted) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, deadline - Date.now())));
         const next = await feedHead(this.deps.db, auth.teamId);

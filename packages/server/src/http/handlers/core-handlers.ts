@@ -1,5 +1,6 @@
 import type { CoreEndpoints } from '@vsf/contract';
 import type { SpecialHandlers } from '../handler.js';
+import { presentedApiKey } from '../request-credentials.js';
 
 /** Keys, cars, customers, contacts, locations, event types, the events feed: every handler works inside the calling key's team (`auth.teamId`). */
 export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
@@ -15,10 +16,11 @@ export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
     },
   }),
 
-  listEvents: async ({ auth, query, services, res }) => {
+  listEvents: async ({ auth, query, services, req, res }) => {
     // A long poll ends when its client leaves.
     const left = new AbortController();
     res.on('close', () => left.abort());
-    return services.events.list(auth, query, left.signal);
+    // A long poll answers on the key's standing when it answers, not when it came in.
+    return services.events.list(auth, query, left.signal, () => services.auth.authenticate(presentedApiKey(req)));
   },
 };
