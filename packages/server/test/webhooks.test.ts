@@ -336,6 +336,42 @@ describe('webhook deliveries', () => {
     expect((await ok(api, 'GET', `/webhooks/${wide.id}`)).url).toBe(`${receiver.url}/wide`);
   });
 
+  it('refuse a narrower key the DELETE it is refused as a PATCH; a delivery log shows a key only events it can read', async () => {
+    const { team: owner, api } = await team();
+    const narrow = apiCaller(
+      server.baseUrl,
+      (await server.createKey(owner.id, ['read:webhooks', 'write:webhooks', 'read:cars'])).key,
+    );
+    const wide = await createHook(api, '/log-wide');
+    const customer = await ok(api, 'POST', '/customers', { firstName: 'Grace', lastName: 'Hopper' });
+    await ok(api, 'POST', '/cars', { year: 1959, make: 'Cadillac', model: 'Eldorado' });
+    await deliverUntil(async () => (await deliveries(api, wide.id)).total >= 2);
+    // The owner sees both deliveries; the key without read:customers sees the car's only, and its total.
+    expect((await deliveries(api, wide.id)).data.map((d) => d.eventType).sort()).toEqual([
+      'car.created',
+      'customer.created',
+    ]);
+    const seen = await deliveries(narrow, wide.id);
+    expect(seen.total).toBe(1);
+    expect(seen.data.map((d) => d.eventType)).toEqual(['car.created']);
+    expect(JSON.stringify(seen)).not.toContain(customer.id);
+
+    for (const [method, body] of [
+      ['PATCH', { enabled: false }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await narrow(method, `/webhooks/${wide.id}`, body === undefined ? {} : { body });
+      expect(res.status, method).toBe(403);
+      expect(isApiError(res.body)).toBe(true);
+      expect(res.body.error).toMatch(/^Missing scope: read:/);
+    }
+    expect(await ok(api, 'GET', `/webhooks/${wide.id}`)).toMatchObject({ enabled: true });
+    // Its own endpoint (its scopes, no more) it may delete; the owner may delete any.
+    const own = await createHook(narrow, '/log-own');
+    expect((await narrow('DELETE', `/webhooks/${own.id}`)).status).toBe(200);
+    expect((await api('DELETE', `/webhooks/${wide.id}`)).status).toBe(200);
+  });
+
   it('never connect to a name that resolves to a private address', async () => {
     const { api } = await team();
     const hook = await ok(api, 'POST', '/webhooks', { url: 'https://internal.example.test/hook', eventTypes: ['*'] });

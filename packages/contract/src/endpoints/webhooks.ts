@@ -31,7 +31,11 @@ const webhooks = defineResource(v1, {
     description:
       'A key may change an endpoint only if it has every read scope the endpoint delivers with (403 otherwise), so no key can redirect events it could not read itself.',
   },
-  delete: { description: 'Pending deliveries are dropped with it.', response: 'The endpoint is deleted' },
+  delete: {
+    description:
+      'Pending deliveries are dropped with it. As for an update, a key must have every read scope the endpoint delivers with (403 otherwise): a key cannot silence deliveries it could not have set up.',
+    response: 'The endpoint is deleted',
+  },
 });
 
 const extension = 'webhooks' as const;
@@ -56,7 +60,7 @@ export const listWebhookDeliveries = defineEndpoint({
   path: '/webhooks/{webhookId}/deliveries',
   summary: 'List a webhook endpoint’s deliveries',
   description:
-    'The delivery log, most recently attempted first: one delivery per event sent to the endpoint (one event is never delivered twice as two deliveries), with its attempts, status, last HTTP status and error, and when a pending one is tried next.',
+    'The delivery log, most recently attempted first: one delivery per event sent to the endpoint (one event is never delivered twice as two deliveries), with its attempts, status, last HTTP status and error, and when a pending one is tried next. Only deliveries of events about resources the calling key can read are listed (and counted in `total`).',
   scopes: webhooks.scopes.read,
   sdk: { namespace: webhooks.sdk, method: 'listDeliveries' },
   params: idParams('webhookId'),

@@ -1630,7 +1630,7 @@ export class WebhooksResource extends WebhooksResourceExtension {
   /**
    * Delete a webhook endpoint
    *
-   * Pending deliveries are dropped with it.
+   * Pending deliveries are dropped with it. As for an update, a key must have every read scope the endpoint delivers with (403 otherwise): a key cannot silence deliveries it could not have set up.
    *
    * `DELETE /webhooks/{webhookId}` - scopes: `read:webhooks` and `write:webhooks`
    */
@@ -1664,7 +1664,7 @@ export class WebhooksResource extends WebhooksResourceExtension {
   /**
    * List a webhook endpoint's deliveries
    *
-   * The delivery log, most recently attempted first: one delivery per event sent to the endpoint (one event is never delivered twice as two deliveries), with its attempts, status, last HTTP status and error, and when a pending one is tried next.
+   * The delivery log, most recently attempted first: one delivery per event sent to the endpoint (one event is never delivered twice as two deliveries), with its attempts, status, last HTTP status and error, and when a pending one is tried next. Only deliveries of events about resources the calling key can read are listed (and counted in `total`).
    *
    * `GET /webhooks/{webhookId}/deliveries` - scopes: `read:webhooks`
    */

@@ -2,7 +2,7 @@ import type { WebhooksEndpoints } from '@vsf/contract';
 import { storeInsteadOf } from '../../idempotency/stored-response.js';
 import { listBody, type SpecialHandlers } from '../handler.js';
 
-/** Webhook endpoints: a create and an update answer to the calling key's scopes, and the delivery log. */
+/** Webhook endpoints: a create, an update, a delete and the delivery log answer to the calling key's scopes. */
 export const webhooksHandlers: SpecialHandlers<WebhooksEndpoints> = {
   createWebhook: async ({ auth, body, services }) => {
     const created = await services.resources.webhooks.create(auth.teamId, body, auth.scopes);
@@ -12,6 +12,12 @@ export const webhooksHandlers: SpecialHandlers<WebhooksEndpoints> = {
   updateWebhook: async ({ auth, params, body, services }) => ({
     data: await services.resources.webhooks.update(auth.teamId, params.webhookId, body, auth.scopes),
   }),
+  deleteWebhook: async ({ auth, params, services }) => ({
+    data: await services.resources.webhooks.delete(auth.teamId, params.webhookId, auth.scopes),
+  }),
   listWebhookDeliveries: async ({ auth, params, query, services }) =>
-    listBody(query, await services.resources.webhooks.listDeliveries(auth.teamId, params.webhookId, query)),
+    listBody(
+      query,
+      await services.resources.webhooks.listDeliveries(auth.teamId, params.webhookId, query, auth.scopes),
+    ),
 };

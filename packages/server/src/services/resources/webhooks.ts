@@ -4,6 +4,7 @@ import type {
   EndpointBody,
   EndpointQuery,
   listWebhookDeliveries,
+  ScopeRequirement,
   updateWebhook,
   V1Webhook,
   V1WebhookCreated,
@@ -15,6 +16,7 @@ import type { Changes, ListResult } from '../../repositories/team-scoped-table.j
 import { type WebhookRow, webhookDeliveriesTable } from '../../repositories/webhook-tables.js';
 import { newWebhookSecret } from '../../webhooks/webhook-signature.js';
 import { checkWebhookUrl } from '../../webhooks/webhook-url-check.js';
+import { firstMissingScope } from '../auth-service.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { resourceRoutes } from '../standard/resource-routes.js';
 import { RECORDED_NAMESPACES } from '../standard/resource-tables.js';
@@ -54,6 +56,31 @@ function checkEventTypes(types: readonly string[] | undefined): void {
         ];
   });
   if (unknown.length > 0) throw validationFailed(unknown);
+}
+
+/** The read scopes an event's resource needs (`customer` → `read:customers`), by its `resource`. */
+const EVENT_READ_SCOPES: ReadonlyMap<string, ScopeRequirement | undefined> = new Map(
+  RECORDED_NAMESPACES.map((namespace) => {
+    const routes = resourceRoutes(namespace);
+    return [routes.eventResource, (routes.endpoints.get ?? routes.endpoints.list)?.scopes] as const;
+  }),
+);
+
+/** The event types (`customer.created`, …) of every resource a key with `scopes` can read. */
+function readableEventTypes(scopes: ReadonlySet<string>): string[] {
+  return [...EVENT_READ_SCOPES]
+    .filter(([, required]) => required !== undefined && firstMissingScope(scopes, required) === undefined)
+    .flatMap(([resource]) => ['created', 'updated', 'deleted'].map((action) => `${resource}.${action}`));
+}
+
+/**
+ * A key may change or delete an endpoint only if it holds every read scope the endpoint delivers with, so
+ * no key can redirect, or silence, deliveries of events it could not read itself.
+ */
+function checkMayChange(endpoint: WebhookRow, scopes: unknown): void {
+  const held = scopes instanceof Set ? (scopes as ReadonlySet<string>) : new Set<string>();
+  const missing = endpoint.readScopes.find((scope) => !held.has(scope));
+  if (missing) throw forbidden(`Missing scope: ${missing} (the endpoint delivers events it can read)`);
 }
 
 /** `*` covers every type; a type named twice is stored once. */
@@ -105,8 +132,7 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
   override async update(teamId: string, id: unknown, payload: unknown, scopes: unknown): Promise<V1Webhook> {
     const body = payload as EndpointBody<typeof updateWebhook>;
     const current = await this.findRow(teamId, [id as string]);
-    const missing = current.readScopes.find((scope) => !(scopes as ReadonlySet<string>).has(scope));
-    if (missing) throw forbidden(`Missing scope: ${missing} (the endpoint delivers events it can read)`);
+    checkMayChange(current, scopes);
     if (body.url !== undefined) checkWebhookUrl(body.url, this.allowHttpLoopback);
     checkEventTypes(body.eventTypes);
     const changes: Changes<WebhookRow> = {
@@ -126,15 +152,29 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
     return present(updated);
   }
 
-  /** The endpoint's delivery log, most recently changed first. */
+  /**
+   * `scopes`: the deleting key's, as for `update`: deleting an endpoint stops what it delivers, which a key
+   * that could not have set it up may not do either. Without them (a caller that passes none) it is refused.
+   */
+  override async delete(teamId: string, id: string, scopes?: unknown): Promise<{ id: string; deleted: true }> {
+    checkMayChange(await this.findRow(teamId, [id]), scopes);
+    return super.delete(teamId, id);
+  }
+
+  /**
+   * The endpoint's delivery log, most recently changed first: only deliveries of events about resources the
+   * reading key (`scopes`) can read, as `GET /events` would show it, whatever the endpoint was sent.
+   */
   async listDeliveries(
     teamId: string,
     webhookId: string,
     query: EndpointQuery<typeof listWebhookDeliveries>,
+    scopes: ReadonlySet<string>,
   ): Promise<ListResult<V1WebhookDelivery>> {
     await this.findRow(teamId, [webhookId]);
     return webhookDeliveriesTable.list(this.deps.db, teamId, query, (q) => {
       q.where(webhookDeliveriesTable.column('webhookId'), webhookId);
+      q.whereIn(webhookDeliveriesTable.column('eventType'), readableEventTypes(scopes));
       if (query.status) q.where(webhookDeliveriesTable.column('status'), query.status);
     });
   }
