@@ -35,6 +35,12 @@ export interface FieldScope {
   readonly scopes: ScopeRequirement;
   /** What sending it changes, for the docs: `places or frees the car in a parking spot or zone`. */
   readonly effect: string;
+  /**
+   * Values that only free what the record holds (a `pick_up`, a `null` spot): with one of them the scopes
+   * are needed only while the record `holds` something to free (the spec: `write:parking` "when a spot or
+   * zone is assigned"). The server checks it once it has read the record, before it writes anything.
+   */
+  readonly whenHeld?: { readonly values: readonly (string | number | boolean | null)[]; readonly holds: string };
 }
 
 export interface EndpointDefinition {
@@ -126,6 +132,15 @@ export function triggeredFieldScopes(endpoint: EndpointDefinition, body: unknown
     const value = fields[rule.field];
     return !rule.values || (rule.values as readonly unknown[]).includes(value);
   });
+}
+
+/**
+ * Whether the body sent the rule's field with one of its `whenHeld` values, so that its scopes wait until
+ * the record is read (and are needed only if it holds what the value frees).
+ */
+export function waitsForRecord(rule: FieldScope, body: unknown): boolean {
+  if (!rule.whenHeld || !body || typeof body !== 'object') return false;
+  return rule.whenHeld.values.includes((body as Record<string, unknown>)[rule.field] as string);
 }
 
 /** Whether the server honours an `Idempotency-Key` on the endpoint (every team-key POST), so a retry is safe. */

@@ -189,6 +189,39 @@ describe('parking scopes', () => {
     expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
   });
 
+  it.each([
+    ['a pick-up of a car in a zone', async () => [`/cars/${(await newCar({ parkingZoneId: zoneId })).id}/events`]],
+    [
+      'PATCH /cars with parkingZoneId null of a car in a spot',
+      async () => [`/cars/${(await newCar({ parkingSpotId: (await newSpot()).id })).id}`, { parkingZoneId: null }],
+    ],
+  ])('%s with only cars scopes → 403 Missing scope: write:parking, nothing changed', async (_label, request) => {
+    const [path, body = { activityType: 'pick_up' }] = (await request()) as [string, unknown?];
+    const before = await snapshotTeamData(server.db, teamId);
+    const res = await carsOnly(path.endsWith('/events') ? 'POST' : 'PATCH', path, { body });
+    expect(res.body).toEqual({ error: 'Missing scope: write:parking', code: 'forbidden', details: null });
+    expect(await snapshotTeamData(server.db, teamId)).toEqual(before);
+  });
+
+  it('a pick-up, or a null spot or zone, of a car that holds no place needs only the cars scopes', async () => {
+    const { id } = await newCar();
+    const pickUp = await carsOnly('POST', `/cars/${id}/events`, { body: { activityType: 'pick_up' } });
+    expect(pickUp.status, JSON.stringify(pickUp.body)).toBe(201);
+    expect(pickUp.body.data).toMatchObject({ activityType: 'pick_up', parkingSpotId: null, parkingZoneId: null });
+    for (const body of [
+      { parkingSpotId: null },
+      { parkingZoneId: null },
+      { parkingSpotId: null, parkingZoneId: null },
+    ]) {
+      const res = await carsOnly('PATCH', `/cars/${id}`, { body });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const created = await carsOnly('POST', '/cars', { body: { ...car, parkingSpotId: null, parkingZoneId: null } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const parked = await api('GET', `/parking-assignments`, { query: { carId: id } });
+    expect(parked.body.total).toBe(0);
+  });
+
   it('cars scopes alone still create, update and log events that touch no parking', async () => {
     const res = await carsOnly('POST', '/cars', { body: car });
     expect(res.status).toBe(201);

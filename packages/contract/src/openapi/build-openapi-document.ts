@@ -139,7 +139,10 @@ function describeFieldScope(rule: FieldScope): string {
     ...(any?.length ? [`one of ${any.map((s) => `\`${s}\``).join(', ')}`] : []),
   ];
   const when = rule.values ? ` set to ${rule.values.map((v) => `\`${String(v)}\``).join(' or ')}` : '';
-  return `Sending \`${rule.field}\`${when} ${rule.effect}, so it also needs ${scopes.join(' and ')}.`;
+  const held = rule.whenHeld
+    ? ` (${rule.whenHeld.values.map((v) => `\`${String(v)}\``).join(' or ')} only when ${rule.whenHeld.holds})`
+    : '';
+  return `Sending \`${rule.field}\`${when} ${rule.effect}, so it also needs ${scopes.join(' and ')}${held}.`;
 }
 
 function describeBinaryUpload(endpoint: EndpointDefinition): string | undefined {

@@ -2,6 +2,7 @@ import { type EndpointDefinition, pathParamNames } from '@vsf/contract';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
 import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
+import { hasHeldFieldScopes, heldFieldScopes } from './field-scopes.js';
 import { type Handler, type HandlerContext, listBody } from './handler.js';
 
 const STANDARD = new Set(['list', 'get', 'create', 'update', 'delete']);
@@ -39,7 +40,8 @@ export function claimsWithFirstWrite(handler: Handler<EndpointDefinition>, servi
 /**
  * The handlers of every standard endpoint of `endpoints`: each calls its service method with the team,
  * the path ids in the path's order, then the query (list) or the body (create, update), and wraps the
- * result as the contract says (`{data}`, or a page). Endpoints whose behaviour differs (a soft delete, a
+ * result as the contract says (`{data}`, or a page); a create or update whose field scopes may wait for the
+ * record gets a last argument, the check of those (`HeldFieldScopes`). Endpoints whose behaviour differs (a soft delete, a
  * create that needs the caller's scopes) are written by hand and override these.
  */
 export function standardHandlers(
@@ -51,10 +53,14 @@ export function standardHandlers(
     if (!target) continue;
     const ids = pathParamNames(endpoint.path);
     const operation = endpoint.sdk.method;
+    const waits = hasHeldFieldScopes(endpoint);
     const handler = async ({ auth, params, query, body, services }: HandlerContext<EndpointDefinition>) => {
       const service = target.service(services) as Record<string, ServiceMethod>;
       const pathIds = ids.map((name) => (params as Record<string, string>)[name]);
-      const last = operation === 'list' ? [query] : operation === 'create' || operation === 'update' ? [body] : [];
+      const writes = operation === 'create' || operation === 'update';
+      const last = operation === 'list' ? [query] : writes ? [body] : [];
+      // Scopes that wait for the record (a pick-up frees a spot only if the car holds one): the service runs them.
+      if (writes && waits) last.push(heldFieldScopes(auth as unknown as AuthContext, endpoint, body));
       const result = await service[target.method]!.call(
         service,
         (auth as unknown as AuthContext).teamId,

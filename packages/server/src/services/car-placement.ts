@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, notFound, validationFailed } from '../errors/api-http-error.js';
+import { conflict, forbidden, notFound, validationFailed } from '../errors/api-http-error.js';
 import { parkingAssignmentsTable, parkingSpotsTable, parkingZonesTable } from '../repositories/facility-tables.js';
 import { carsTable } from '../repositories/tables.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
@@ -14,6 +14,23 @@ export type PlacementTarget =
   | { kind: 'zone'; parkingZoneId: string; keepSpotInZone?: boolean }
   | null;
 
+/**
+ * Requires the scopes of what a request frees only if the record holds it (`write:parking` for a pick-up):
+ * a placement calls it when the car it moves holds a spot or zone, before it writes anything.
+ */
+export type HeldFieldScopes = () => void;
+
+/**
+ * The check a service was handed, or one that refuses: a caller that did not say what its key may do
+ * (a new caller of a service) cannot free a place, rather than free it unchecked.
+ */
+export function heldFieldScopesOr403(given: unknown): HeldFieldScopes {
+  if (typeof given === 'function') return given as HeldFieldScopes;
+  return () => {
+    throw forbidden('Missing scope: write:parking');
+  };
+}
+
 export interface PlacementOptions {
   /** When the car arrives or leaves: the event's `occurredAt`, or now. */
   at: Date;
@@ -21,6 +38,8 @@ export interface PlacementOptions {
   atLabel: string;
   /** A car PATCH that repeats the car's current place changes nothing; a drop-off always starts a new stay. */
   sameIsNoop: boolean;
+  /** Called when the move ends a stay the car holds (a pick-up, a `null` place, a move elsewhere). */
+  freesHeldPlace: HeldFieldScopes;
 }
 
 interface OpenStay {
@@ -96,6 +115,8 @@ export async function planPlacement(
     .first();
   const plan: PlacementPlan = { teamId, carId, at: options.at, open, target: undefined };
   if (options.sameIsNoop && isCurrentPlace(open, target)) return plan;
+  // Ending the car's stay frees a place; a car that holds none frees nothing, so needs no parking scope.
+  if (open) options.freesHeldPlace();
 
   const spotIds = [
     ...new Set(

@@ -9,7 +9,13 @@ import {
 import { validationFailed } from '../../errors/api-http-error.js';
 import { carEventsTable } from '../../repositories/facility-tables.js';
 import { eventTypesTable } from '../../repositories/tables.js';
-import { applyPlacement, lockCar, type PlacementTarget, planPlacement } from '../car-placement.js';
+import {
+  applyPlacement,
+  heldFieldScopesOr403,
+  lockCar,
+  type PlacementTarget,
+  planPlacement,
+} from '../car-placement.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
 
@@ -22,9 +28,10 @@ export class CarEvents extends TeamResource<V1CarEvent> {
   /**
    * Logs the event and moves the car, all in one transaction, through the same placement as a car's own
    * location fields: the car's open stay ends, a new one starts in the spot or zone, and the car's
-   * parking fields follow. A drop-off into a spot holding another car is a 409.
+   * parking fields follow. A drop-off into a spot holding another car is a 409. A pick-up needs the parking
+   * scope only when the car holds a spot or zone (`freesHeldPlace`, the spec's "when a spot or zone is assigned").
    */
-  override async create(teamId: string, car: unknown, payload: unknown): Promise<V1CarEvent> {
+  override async create(teamId: string, car: unknown, payload: unknown, freesHeldPlace?: unknown): Promise<V1CarEvent> {
     const body = payload as EndpointBody<typeof createCarEvent>;
     const carId = car as string;
     await this.parents(teamId, [carId]);
@@ -80,6 +87,7 @@ export class CarEvents extends TeamResource<V1CarEvent> {
               at: occurredAt,
               atLabel: 'occurredAt',
               sameIsNoop: false,
+              freesHeldPlace: heldFieldScopesOr403(freesHeldPlace),
             });
       if (!plan) await lockCar(trx, teamId, carId);
       const event = await carEventsTable.insert(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { createCar, EndpointBody, updateCar, V1Car } from '@vsf/contract';
 import { carsTable, customersTable, locationsTable } from '../../repositories/tables.js';
-import { applyPlacement, placementFromCarFields, planPlacement } from '../car-placement.js';
+import { applyPlacement, heldFieldScopesOr403, placementFromCarFields, planPlacement } from '../car-placement.js';
 import { checkReferences, type Reference } from '../check-references.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
@@ -19,8 +19,11 @@ export class Cars extends TeamResource<V1Car> {
     return true;
   }
 
-  /** Creates the car and, when it names a spot or zone, parks it there in the same transaction. */
-  override async create(teamId: string, payload: unknown): Promise<V1Car> {
+  /**
+   * Creates the car and, when it names a spot or zone, parks it there in the same transaction. A new car
+   * holds no place, so `null` ones need no parking scope (`freesHeldPlace` is then never called).
+   */
+  override async create(teamId: string, payload: unknown, freesHeldPlace?: unknown): Promise<V1Car> {
     const body = payload as EndpointBody<typeof createCar>;
     await checkReferences(this.deps.db, teamId, this.references(body));
     const { parkingSpotId, parkingZoneId, ...fields } = body;
@@ -32,14 +35,22 @@ export class Cars extends TeamResource<V1Car> {
     if (!placement) return carsTable.insert(this.deps.db, teamId, values, now);
     return this.deps.db.transaction(async (trx) => {
       const car = await carsTable.insert(trx, teamId, values, now);
-      const plan = await planPlacement(trx, teamId, car.id, placement, { at: now, atLabel: 'now', sameIsNoop: true });
+      const plan = await planPlacement(trx, teamId, car.id, placement, {
+        at: now,
+        atLabel: 'now',
+        sameIsNoop: true,
+        freesHeldPlace: heldFieldScopesOr403(freesHeldPlace),
+      });
       await applyPlacement(trx, plan, now);
       return (await carsTable.findById(trx, teamId, car.id)) as V1Car;
     });
   }
 
-  /** Changes the fields sent; a changed spot or zone moves the car as a drop-off would, in one transaction. */
-  override async update(teamId: string, carId: unknown, payload: unknown): Promise<V1Car> {
+  /**
+   * Changes the fields sent; a changed spot or zone moves the car as a drop-off would, in one transaction.
+   * `freesHeldPlace` requires the parking scope of a `null` place once the car turns out to hold one.
+   */
+  override async update(teamId: string, carId: unknown, payload: unknown, freesHeldPlace?: unknown): Promise<V1Car> {
     const body = payload as EndpointBody<typeof updateCar>;
     await this.get(teamId, carId as string);
     await checkReferences(this.deps.db, teamId, this.references(body));
@@ -56,6 +67,7 @@ export class Cars extends TeamResource<V1Car> {
         at: now,
         atLabel: 'now',
         sameIsNoop: true,
+        freesHeldPlace: heldFieldScopesOr403(freesHeldPlace),
       });
       const car = await carsTable.update(trx, teamId, carId as string, fields, now);
       if (!car) throw this.missing();
