@@ -29,6 +29,7 @@ import { docsPage } from './docs-page.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
+import { mountHealthRoutes } from './health-routes.js';
 import { requestLog } from './request-log.js';
 import { requireHost } from './require-host.js';
 import { securityHeaders } from './security-headers.js';
@@ -113,10 +114,7 @@ export function createApp(deps: AppDeps): VsfApp {
   app.use(guardUnclaimedBodies(bindOptions.bodyTimeouts.unclaimedMs));
   // No global body parser: bindEndpoints reads a JSON body after authentication (read-json-body.ts).
 
-  app.get('/healthz', (_req, res) => {
-    if (deps.isReady && !deps.isReady()) res.status(503).json({ status: 'starting' });
-    else res.json({ status: 'ok' });
-  });
+  mountHealthRoutes(app, { db: deps.db, isReady: deps.isReady });
 
   let openApiDocument: unknown;
   app.get('/api/v1/openapi.json', (_req, res) => {
