@@ -152,6 +152,40 @@ describe('car location fields', () => {
   });
 });
 
+describe('denormalised labels', () => {
+  it('renaming a spot relabels the car in it and bumps its updatedAt, so updatedAfter syncs see it', async () => {
+    const spot = await newSpot();
+    const parked = await newCar({ parkingSpotId: spot.id });
+    const elsewhere = await newCar({ parkingSpotId: (await newSpot()).id });
+    const name = `R-${Math.random().toString(36).slice(2, 8)}`;
+    const renamed = await api('PATCH', `/parking-spots/${spot.id}`, { body: { name } });
+    expect(renamed.status).toBe(200);
+    const after = (await api('GET', `/cars/${parked.id}`)).body.data;
+    expect(after).toMatchObject({ parkingSpot: name, parkingSpotId: spot.id });
+    expect(after.updatedAt > parked.updatedAt).toBe(true);
+    const since = await api('GET', '/cars', { query: { updatedAfter: renamed.body.data.updatedAt } });
+    expect(since.body.data.map((c: { id: string }) => c.id)).toContain(parked.id);
+    expect((await api('GET', `/cars/${elsewhere.id}`)).body.data).toEqual(elsewhere);
+
+    // A change that keeps the name leaves the car alone.
+    await api('PATCH', `/parking-spots/${spot.id}`, { body: { name, isActive: true } });
+    expect((await api('GET', `/cars/${parked.id}`)).body.data).toEqual(after);
+  });
+
+  it('a rename waits for a pick-up of the car in the spot (and the other way round) without deadlocking', async () => {
+    const spots = await Promise.all(Array.from({ length: 4 }, () => newSpot()));
+    const cars = await Promise.all(spots.map((spot) => newCar({ parkingSpotId: spot.id })));
+    const results = await Promise.all(
+      spots.flatMap((spot, i) => [
+        api('POST', `/cars/${cars[i].id}/events`, { body: { activityType: 'pick_up' } }),
+        api('PATCH', `/parking-spots/${spot.id}`, { body: { name: `${spot.name}-x` } }),
+      ]),
+    );
+    expect(results.map((r) => r.status)).toEqual(spots.flatMap(() => [201, 200]));
+    for (const c of cars) expect((await api('GET', `/cars/${c.id}`)).body.data.parkingSpot).toBeNull();
+  });
+});
+
 describe('parking scopes', () => {
   it.each([
     ['POST /cars with parkingSpotId', async () => ['POST', '/cars', { ...car, parkingSpotId: (await newSpot()).id }]],
