@@ -481,6 +481,15 @@ describe('social events', () => {
 describe('social accounts and posts', () => {
   const newAccount = () => create('/marketing/social-accounts', { network: 'instagram', handle: `vsf_${unique()}` });
 
+  it('a post’s copy of its account’s network follows the account, with the post’s updatedAt', async () => {
+    const account = await newAccount();
+    const post = await create('/marketing/social-posts', { socialAccountId: account.id, body: 'Relabelled' });
+    await api('PATCH', `/marketing/social-accounts/${account.id}`, { body: { network: 'facebook' } });
+    const after = (await api('GET', `/marketing/social-posts/${post.id}`)).body.data;
+    expect(after.network).toBe('facebook');
+    expect(after.updatedAt > post.updatedAt).toBe(true);
+  });
+
   it('accepts https and the team’s own media as attachments, nothing else', async () => {
     const account = await newAccount();
     const asset = await create('/marketing/assets', { filename: 'a.png', contentType: 'image/png', base64: TINY_PNG });
