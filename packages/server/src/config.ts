@@ -34,6 +34,12 @@ export interface ServerConfig {
   webhooks: WebhookOptions;
   /** How long request bodies may take; the defaults (body-timeouts.ts) when absent (tests shorten them). */
   bodyTimeouts?: BodyTimeouts | undefined;
+  /**
+   * `VSF_PUBLIC_URL`: the origin clients reach this server at (behind a proxy or load balancer, its
+   * https address). The assistant connector's OAuth issuer and the resource its tokens are bound to; the
+   * address the server listens on when unset.
+   */
+  publicUrl?: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -71,7 +77,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ...DEFAULT_WEBHOOK_OPTIONS,
       allowHttpLoopback: booleanFromEnv(env, 'VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK') ?? false,
     },
+    publicUrl: publicUrlFromEnv(env.VSF_PUBLIC_URL),
   };
+}
+
+function publicUrlFromEnv(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`VSF_PUBLIC_URL must be a URL such as https://vsf.example.com, got "${value}"`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(
+      `VSF_PUBLIC_URL must be an http(s) origin without a path, such as https://vsf.example.com; got "${value}"`,
+    );
+  }
+  return url.origin;
 }
 
 function retentionDaysFromEnv(value: string | undefined): number {

@@ -10,8 +10,11 @@ import express, { type Express } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
+import { mcpEndpoint } from '../mcp/mcp-endpoint.js';
 import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
+import { connectorAuth } from '../oauth/connector-auth.js';
+import { DEFAULT_OAUTH_LIFETIMES, type OAuthLifetimes } from '../oauth/oauth-provider.js';
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
 import { createMessagingProviders, OUTBOX_MESSAGING } from '../providers/messaging/messaging-config.js';
 import { OutboxSocialProvider } from '../providers/social/outbox-social-provider.js';
@@ -66,12 +69,22 @@ export interface AppDeps {
   isReady?: () => boolean;
   /** How long request bodies may take (body-timeouts.ts); the defaults when absent. */
   bodyTimeouts?: BodyTimeouts;
+  /** The assistant connector's token and code lifetimes; an hour for access tokens when absent. */
+  oauthLifetimes?: OAuthLifetimes;
 }
 
 export interface VsfApp extends Express {
   /** `demoApiKey`: the key `vsf-server start` created on a brand-new database, pre-filled in `/docs`. */
-  locals: Express['locals'] & { services: Services; demoApiKey?: string };
+  locals: Express['locals'] & {
+    services: Services;
+    demoApiKey?: string;
+    /** The origin clients reach the server at (`VSF_PUBLIC_URL`, else where it listens): the OAuth issuer. */
+    publicUrl?: string;
+  };
 }
+
+/** Told to assistants in MCP's `serverInfo`. */
+const SERVER_VERSION = '0.1.0';
 
 /** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
 export function createApp(deps: AppDeps): VsfApp {
@@ -121,6 +134,29 @@ export function createApp(deps: AppDeps): VsfApp {
     openApiDocument ??= buildOpenApiDocument('v1');
     res.json(openApiDocument);
   });
+
+  // The assistant connector: OAuth 2.1 at the root (as the MCP authorization spec asks), MCP at /mcp.
+  const publicUrl = () => app.locals.publicUrl;
+  app.use(
+    connectorAuth({
+      db: deps.db,
+      now: serviceDeps.now,
+      services,
+      limiter: deps.rateLimiter,
+      publicUrl,
+      lifetimes: deps.oauthLifetimes ?? DEFAULT_OAUTH_LIFETIMES,
+    }),
+  );
+  app.use(
+    mcpEndpoint({
+      services,
+      limiter: deps.rateLimiter,
+      publicUrl,
+      bodyTimeouts: bindOptions.bodyTimeouts,
+      app: () => app,
+      version: SERVER_VERSION,
+    }),
+  );
 
   app.use('/docs', docsPage({ openApiUrl: '/api/v1/openapi.json', demoApiKey: () => app.locals.demoApiKey }));
 

@@ -4,6 +4,7 @@ import { safeEqual } from '../keys/api-key-format.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
+import { isConnectorRequest } from './connector-request.js';
 import { bearerToken, presentedApiKey } from './request-credentials.js';
 import { bindRequestLog } from './request-log.js';
 
@@ -15,13 +16,17 @@ export function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-/** Runs an authentication step; when it refuses, the refusal counts against the client's address first. */
-async function countingFailures<T>(
+/**
+ * Runs an authentication step; when it refuses, the refusal counts against the client's address first.
+ * An address already over its limit is refused before the step runs, whatever it presents.
+ */
+export async function countingFailures<T>(
   req: Request,
   res: Response,
   limiter: KeyRateLimiter | undefined,
   step: () => T | Promise<T>,
 ): Promise<T> {
+  limiter?.refuseBlockedAddress(clientAddress(req));
   try {
     return await step();
   } catch (error) {
@@ -41,7 +46,9 @@ export async function authenticateApiKey(
   services: Services,
   limiter: KeyRateLimiter | undefined,
 ): Promise<AuthContext> {
-  const auth = await countingFailures(req, res, limiter, () => services.auth.authenticate(presentedApiKey(req)));
+  const auth = await countingFailures(req, res, limiter, () =>
+    services.auth.authenticate(presentedApiKey(req), { connector: isConnectorRequest(req) }),
+  );
   bindRequestLog(req, { teamId: auth.teamId, keyPrefix: auth.prefix });
   if (limiter) await limiter.consume(auth.keyId, res);
   return auth;

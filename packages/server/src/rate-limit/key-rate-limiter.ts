@@ -51,6 +51,11 @@ export interface KeyRateLimiter {
    * the address is over its limit (the caller otherwise answers with the authentication error).
    */
   countFailedAuth(address: string, res: Response): Promise<void>;
+  /**
+   * Throws the 429 at once while `address` is over its failed-authentication limit, before any credential
+   * is looked at: a right guess made then would otherwise still get through (an oracle for guessing).
+   */
+  refuseBlockedAddress(address: string): void;
   /** Closes the store's connection (Redis). */
   close(): Promise<void>;
 }
@@ -162,12 +167,54 @@ export async function createKeyRateLimiter(config: RateLimitConfig, db?: Knex): 
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
     consume: bucket(takeKeyPoint, config.points, config.windowSeconds, 'requests'),
-    countFailedAuth: bucket(
-      perRequestPoints(perAddress),
-      config.failedAuthPoints,
-      config.windowSeconds,
-      'failed authentications from one address',
+    ...blockingAddresses(
+      bucket(perRequestPoints(perAddress), config.failedAuthPoints, config.windowSeconds, FAILED_AUTH_WHAT),
+      config,
     ),
+  };
+}
+
+const FAILED_AUTH_WHAT = 'failed authentications from one address';
+/** Addresses remembered as over the limit; past it the oldest are forgotten (they are counted in the store still). */
+const MAX_BLOCKED_ADDRESSES = 10_000;
+
+/**
+ * Remembers in this process each address the failed-authentication count refused, until its window
+ * ends, so every later attempt from it is refused before its credential is checked: no round trip to a
+ * shared store on the path of working clients. With several instances, each learns of a block at its
+ * own next failure from the address, so a guesser gets at most one more check per instance.
+ */
+function blockingAddresses(count: (address: string, res: Response) => Promise<void>, config: RateLimitConfig) {
+  const blockedUntil = new Map<string, number>();
+  const refusal = (msLeft: number) => {
+    const retryAfter = String(Math.max(1, Math.ceil(msLeft / 1000)));
+    return new ApiHttpError(
+      429,
+      'rate_limited',
+      `Rate limit of ${config.failedAuthPoints} ${FAILED_AUTH_WHAT} per ${config.windowSeconds} s exceeded; retry after ${retryAfter} s`,
+      null,
+      { 'Retry-After': retryAfter },
+    );
+  };
+  return {
+    async countFailedAuth(address: string, res: Response) {
+      try {
+        await count(address, res);
+      } catch (error) {
+        if (error instanceof ApiHttpError && error.status === 429) {
+          if (blockedUntil.size >= MAX_BLOCKED_ADDRESSES)
+            blockedUntil.delete(blockedUntil.keys().next().value as string);
+          blockedUntil.set(address, Date.now() + Number(error.headers['Retry-After'] ?? 1) * 1000);
+        }
+        throw error;
+      }
+    },
+    refuseBlockedAddress(address: string) {
+      const until = blockedUntil.get(address);
+      if (until === undefined) return;
+      if (until <= Date.now()) blockedUntil.delete(address);
+      else throw refusal(until - Date.now());
+    },
   };
 }
 

@@ -112,6 +112,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  app.locals.publicUrl = config.publicUrl ?? url;
 
   // Responses still being worked on when close() is called. Without `Connection: close` on them,
   // a client's keep-alive socket (every SDK pools them) stays open after the last response and

@@ -1,7 +1,9 @@
 import type { Scope, ScopeRequirement } from '@vsf/contract';
 import { forbidden, unauthorized } from '../errors/api-http-error.js';
 import { parseApiKey, secretMatches } from '../keys/api-key-format.js';
+import { isAccessToken, secretHash } from '../oauth/oauth-secrets.js';
 import { apiKeysRepository, type KeyCredentials } from '../repositories/api-keys-repository.js';
+import { oauthRepository } from '../repositories/oauth-repository.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /** How stale `api_keys.last_used_at` may get: one write a minute per key at most. */
@@ -15,6 +17,13 @@ export interface AuthContext {
   scopes: ReadonlySet<string>;
   expiresAt: string | null;
   createdAt: string;
+  /** `grant` when the credential is an assistant's access token (the connector), `key` for an API key. */
+  kind: 'key' | 'grant';
+}
+
+/** Where a credential was presented: only the assistant connector takes OAuth access tokens. */
+export interface PresentedAt {
+  connector: boolean;
 }
 
 /** The first scope of `requirement` the key lacks, in declaration order; undefined when it has them all. */
@@ -53,8 +62,13 @@ export class AuthService {
    * Checks in the documented order: key present → known → not revoked → not expired → team API enabled.
    * Scopes are the endpoint's business and are checked after this.
    */
-  async authenticate(presented: string | undefined): Promise<AuthContext> {
+  async authenticate(presented: string | undefined, at: PresentedAt = { connector: false }): Promise<AuthContext> {
     if (!presented) throw unauthorized('API key required', { presented: false });
+    if (isAccessToken(presented)) {
+      // A token is bound to the connector (RFC 8707's resource): the REST API takes API keys only.
+      if (!at.connector) throw unauthorized('Invalid API key: an OAuth access token works only at /mcp');
+      return this.authenticateAccessToken(presented);
+    }
     const parsed = parseApiKey(presented);
     if (!parsed) throw unauthorized('Invalid API key');
     const credentials = await this.credentials(parsed.prefix);
@@ -78,6 +92,34 @@ export class AuthService {
       scopes: new Set(key.scopes),
       expiresAt: key.expiresAt,
       createdAt: key.createdAt,
+      kind: 'key',
+    };
+  }
+
+  /**
+   * An assistant's access token, checked in the order keys are, with the spec's messages: known →
+   * grant not revoked → token not expired → team API enabled. Read from the database on every request
+   * (no cache), so a revocation or a deleted member acts on the next request of every instance.
+   */
+  private async authenticateAccessToken(token: string): Promise<AuthContext> {
+    const credentials = await oauthRepository.accessCredentials(this.deps.db, secretHash(token));
+    if (credentials?.kind !== 'access') throw unauthorized('Invalid API key');
+    const now = this.deps.now();
+    if (credentials.revokedAt) throw unauthorized('API key revoked');
+    if (new Date(credentials.expiresAt) <= now) throw unauthorized('API key expired');
+    if (!credentials.teamApiEnabled) throw forbidden('API is disabled for this team');
+    if (!credentials.lastUsedAt || Date.parse(credentials.lastUsedAt) < now.getTime() - LAST_USED_RESOLUTION_MS) {
+      await oauthRepository.touchGrant(this.deps.db, credentials.grantId, now, LAST_USED_RESOLUTION_MS);
+    }
+    return {
+      teamId: credentials.teamId,
+      keyId: credentials.grantId,
+      keyName: credentials.clientName,
+      prefix: 'oauth',
+      scopes: new Set(credentials.scopes),
+      expiresAt: credentials.expiresAt,
+      createdAt: credentials.createdAt,
+      kind: 'grant',
     };
   }
 }

@@ -7,6 +7,7 @@ import { type AnyResource, type EventsOptions, EventsService } from './events-se
 import { lazyRecordOf } from './lazy-record.js';
 import { MarketingCalendarService } from './marketing-calendar-service.js';
 import { MediaReader } from './media-reader.js';
+import { MembersService } from './members-service.js';
 import type { SocialDeps } from './resources/social-posts.js';
 import { createResources, type Resources } from './resources.js';
 import type { MediaDeps } from './service-deps.js';
@@ -20,6 +21,7 @@ export interface Services {
   media: MediaReader;
   auth: AuthService;
   teams: TeamsService;
+  members: MembersService;
   marketingCalendar: MarketingCalendarService;
 }
 
@@ -58,6 +60,7 @@ const servicesOf = lazyRecordOf<ServicesDeps, Services>({
   media: (deps) => new MediaReader(deps),
   auth: (deps) => new AuthService(deps),
   teams: (deps) => new TeamsService(deps),
+  members: (deps) => new MembersService(deps),
   marketingCalendar: (deps) => new MarketingCalendarService(deps),
 });
 

@@ -16,6 +16,8 @@ import * as webhooks from './025-webhooks.js';
 import * as idempotencyClaim from './026-idempotency-claim.js';
 import * as idempotencyResponseText from './027-idempotency-response-text.js';
 import * as draftMessageRecipient from './028-draft-message-recipient.js';
+import * as webhookStanding from './029-webhook-standing.js';
+import * as assistantConnector from './030-assistant-connector.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -36,7 +38,9 @@ const migrations: Record<string, Knex.Migration> = {
   '025-webhooks': webhooks,
   '026-idempotency-claim': idempotencyClaim,
   '027-idempotency-response-text': idempotencyResponseText,
+  '030-assistant-connector': assistantConnector,
   '028-draft-message-recipient': draftMessageRecipient,
+  '029-webhook-standing': webhookStanding,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */

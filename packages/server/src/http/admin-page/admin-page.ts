@@ -9,7 +9,7 @@ import { renderAdminShell } from './render-admin-shell.js';
  * `upgrade-insecure-requests`. That directive makes a browser fetch the page's own script over HTTPS, so
  * on a server reached over plain HTTP by a LAN address the page would load without its script.
  */
-const pagePolicy = contentSecurityPolicy({
+export const pagePolicy = contentSecurityPolicy({
   useDefaults: true,
   directives: {
     'style-src': ["'self'"],

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AssistantTool, toolHttpRequest } from '@vsf/contract';
+import inject from 'light-my-request';
+import { markConnectorRequest } from '../http/connector-request.js';
+
+/** What a tool call got back from the API: the status, and the JSON body or the bytes with their type. */
+export interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: unknown;
+  bytes?: Buffer;
+}
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface CallContext {
+  /** The assistant's access token: the API authenticates the call with it, as any request. */
+  token: string;
+  /** The client's address and `Host`, so failed-auth counting and host checks see the real client. */
+  remoteAddress: string;
+  host: string;
+  requestId?: string | undefined;
+}
+
+/**
+ * Express gives each request and response its app's prototype (`Object.setPrototypeOf`), which would drop
+ * the methods light-my-request's objects read the payload and capture the answer with: they are copied
+ * onto the objects themselves first, where a prototype change cannot reach them.
+ */
+function keepOwnMethods(target: object): void {
+  const prototype = Object.getPrototypeOf(target) as object;
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    if (name === 'constructor' || Object.hasOwn(target, name)) continue;
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+    if (descriptor) Object.defineProperty(target, name, descriptor);
+  }
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The call's own idempotency key: the same tool with the same arguments gives the same key, so an
+ * assistant that repeats a call (a retry after a lost answer) replays the first answer instead of
+ * creating twice. Keys are per credential (a grant), and replays last the API's 24 hours.
+ */
+export function callIdempotencyKey(tool: AssistantTool, args: Record<string, unknown>): string {
+  return `mcp-${createHash('sha256')
+    .update(`${tool.name}\n${canonicalJson(args)}`)
+    .digest('hex')
+    .slice(0, 48)}`;
+}
+
+/**
+ * Runs a tool call as the HTTP request it stands for, through the API's own request path in this process:
+ * the same authentication, scopes, tenant, validation, rate limit and idempotency as any request. The
+ * request is marked as the connector's (by object identity), which is what lets it present an OAuth token.
+ */
+export async function callApi(
+  app: RequestListener,
+  tool: AssistantTool,
+  args: Record<string, unknown>,
+  context: CallContext,
+): Promise<ApiAnswer> {
+  const request = toolHttpRequest(tool, args);
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${context.token}`,
+    host: context.host,
+    'user-agent': 'vsf-assistant-connector',
+    accept: tool.binaryResponse ? 'image/*' : 'application/json',
+  };
+  if (context.requestId) headers['x-request-id'] = context.requestId;
+  if (request.method === 'POST') headers['idempotency-key'] = callIdempotencyKey(tool, args);
+  if (request.body) headers['content-type'] = 'application/json';
+  const response = await inject(
+    (req, res) => {
+      markConnectorRequest(req);
+      keepOwnMethods(req);
+      keepOwnMethods(res);
+      app(req, res);
+    },
+    {
+      method: request.method,
+      url: request.url,
+      headers,
+      remoteAddress: context.remoteAddress,
+      ...(request.body ? { payload: JSON.stringify(request.body) } : {}),
+    },
+  );
+  const type = String(response.headers['content-type'] ?? '');
+  if (!type.includes('json'))
+    return { status: response.statusCode, headers: response.headers, body: undefined, bytes: response.rawPayload };
+  return { status: response.statusCode, headers: response.headers, body: response.json() };
+}

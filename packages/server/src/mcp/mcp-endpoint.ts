@@ -1,0 +1,135 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type AssistantTool, deriveAssistantTools, toolAllowed } from '@vsf/contract';
+import { type Request, type Response, Router } from 'express';
+import { ApiHttpError, apiErrorBody } from '../errors/api-http-error.js';
+import type { BodyTimeouts } from '../http/body-timeouts.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { bearerToken } from '../http/request-credentials.js';
+import { clientAddress, countingFailures } from '../http/request-guard.js';
+import { connectorUrls, MCP_PATH } from '../oauth/connector-urls.js';
+import { isAccessToken } from '../oauth/oauth-secrets.js';
+import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
+import type { AuthContext } from '../services/auth-service.js';
+import type { Services } from '../services/index.js';
+import { namesThisServer } from './allowed-hosts.js';
+import { type CallContext, callApi, type RequestListener } from './connector-call.js';
+import { errorResult, toolResult } from './tool-results.js';
+
+export interface McpEndpointDeps {
+  services: Services;
+  limiter: KeyRateLimiter | undefined;
+  publicUrl: () => string | undefined;
+  bodyTimeouts: BodyTimeouts;
+  /** The whole application: tool calls run through it as API requests. */
+  app: () => RequestListener;
+  version: string;
+}
+
+const jsonRpcError = (res: Response, status: number, message: string) =>
+  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+
+/** The 401/403 of `/mcp`: the API's error body, and the challenge that sends a client to sign in (RFC 9728). */
+function refuse(res: Response, error: ApiHttpError, resourceMetadata: string | undefined, presented: boolean): void {
+  if (error.status === 401) {
+    const challenge = [`Bearer resource_metadata="${resourceMetadata ?? ''}"`];
+    if (presented) challenge.push(`error="invalid_token"`, `error_description="${error.message.replace(/"/g, "'")}"`);
+    res.set('WWW-Authenticate', challenge.join(', '));
+  } else {
+    res.set(error.headers);
+  }
+  res.status(error.status).json(apiErrorBody(error));
+}
+
+/** The MCP server of one request (stateless: any instance serves any request, as the load balancer picks). */
+function mcpServer(deps: McpEndpointDeps, tools: AssistantTool[], auth: AuthContext, call: CallContext): Server {
+  const server = new Server(
+    { name: 'vsf', title: 'Vehicle Storage Facility', version: deps.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        'Tools for one facility team’s records (cars, customers, parking, appointments, messages, marketing). Each tool is one API operation; list tools return one page and say how to ask for the next. Confirm destructive tools (deletes, sends) with the person first.',
+    },
+  );
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools
+      .filter((tool) => toolAllowed(tool, auth.scopes))
+      .map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+        name,
+        title,
+        description,
+        inputSchema,
+        ...(outputSchema ? { outputSchema } : {}),
+        annotations,
+      })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      return errorResult(404, { error: `Unknown tool: ${request.params.name}`, code: 'not_found', details: null });
+    }
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    return toolResult(tool, await callApi(deps.app(), tool, args, call));
+  });
+  return server;
+}
+
+/**
+ * `/mcp`: the assistant connector over MCP's Streamable HTTP, stateless (no session to lose when an
+ * instance restarts). A request names this server (no DNS rebinding), carries an OAuth access token
+ * checked by the API's own authentication, and gets the tools its grant's scopes allow.
+ */
+export function mcpEndpoint(deps: McpEndpointDeps): Router {
+  const tools = deriveAssistantTools();
+  const router = Router();
+  router.all(MCP_PATH, async (req: Request, res: Response) => {
+    const publicUrl = deps.publicUrl();
+    if (!namesThisServer(req, publicUrl)) {
+      jsonRpcError(res, 403, 'Host or Origin does not name this server (DNS rebinding protection)');
+      return;
+    }
+    const urls = publicUrl ? connectorUrls(publicUrl) : undefined;
+    const token = bearerToken(req);
+    let auth: AuthContext;
+    try {
+      if (token && !isAccessToken(token)) {
+        throw new ApiHttpError(401, 'unauthorized', 'The connector takes OAuth access tokens, not API keys: sign in');
+      }
+      auth = await countingFailures(req, res, deps.limiter, () =>
+        deps.services.auth.authenticate(token, { connector: true }),
+      );
+    } catch (error) {
+      if (!(error instanceof ApiHttpError) || (error.status !== 401 && error.status !== 403 && error.status !== 429))
+        throw error;
+      refuse(res, error, urls?.resourceMetadata.href, token !== undefined);
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.set('Allow', 'POST');
+      jsonRpcError(
+        res,
+        405,
+        'This connector is stateless: POST JSON-RPC messages; there is no stream to GET or session to DELETE',
+      );
+      return;
+    }
+    const body = await readJsonBody(req, deps.bodyTimeouts);
+    const call: CallContext = {
+      token: token as string,
+      remoteAddress: clientAddress(req),
+      host: req.headers.host as string,
+      requestId: res.getHeader('x-request-id') as string | undefined,
+    };
+    const server = mcpServer(deps, tools, auth, call);
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  return router;
+}

@@ -1,0 +1,120 @@
+import type { AdminMember } from '@vsf/contract';
+import type { Executor } from './team-scoped-table.js';
+
+interface MemberRow {
+  id: string;
+  team_id: string;
+  email: string;
+  password_hash: string;
+  scopes: string[] | string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const jsonArray = (value: string[] | string): string[] =>
+  typeof value === 'string' ? (JSON.parse(value) as string[]) : value;
+
+function toMember(row: MemberRow): AdminMember {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    email: row.email,
+    scopes: jsonArray(row.scopes),
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** A member as sign-in needs it: the record, its password hash and whether its team's API is on. */
+export interface MemberCredentials {
+  member: AdminMember;
+  passwordHash: string;
+  teamApiEnabled: boolean;
+}
+
+/** Team members; every read and write but sign-in's lookup by email names the team. */
+export const teamMembersRepository = {
+  async insert(
+    db: Executor,
+    member: { id: string; teamId: string; email: string; passwordHash: string; scopes: string[] },
+    now: Date,
+  ): Promise<AdminMember> {
+    const [row] = await db('team_members')
+      .insert({
+        id: member.id,
+        team_id: member.teamId,
+        email: member.email,
+        password_hash: member.passwordHash,
+        scopes: JSON.stringify(member.scopes),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('*');
+    return toMember(row);
+  },
+
+  async page(
+    db: Executor,
+    teamId: string,
+    { page, limit }: { page: number; limit: number },
+  ): Promise<{ records: AdminMember[]; total: number }> {
+    const rows: MemberRow[] = await db('team_members')
+      .where({ team_id: teamId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(limit)
+      .offset((page - 1) * limit);
+    const [count] = await db('team_members')
+      .where({ team_id: teamId })
+      .count<{ count: string | number }[]>('* as count');
+    return { records: rows.map(toMember), total: Number(count?.count ?? 0) };
+  },
+
+  async find(db: Executor, teamId: string, id: string): Promise<AdminMember | undefined> {
+    const row: MemberRow | undefined = await db('team_members').where({ team_id: teamId, id }).first();
+    return row ? toMember(row) : undefined;
+  },
+
+  async emailTaken(db: Executor, email: string, exceptId?: string): Promise<boolean> {
+    const query = db('team_members').where({ email });
+    if (exceptId) query.whereNot({ id: exceptId });
+    return (await query.first('id')) !== undefined;
+  },
+
+  async credentialsByEmail(db: Executor, email: string): Promise<MemberCredentials | undefined> {
+    const row: (MemberRow & { api_enabled: boolean }) | undefined = await db('team_members')
+      .join('teams', 'teams.id', 'team_members.team_id')
+      .where('team_members.email', email)
+      .first('team_members.*', 'teams.api_enabled');
+    return row
+      ? { member: toMember(row), passwordHash: row.password_hash, teamApiEnabled: row.api_enabled }
+      : undefined;
+  },
+
+  async update(
+    db: Executor,
+    teamId: string,
+    id: string,
+    patch: { passwordHash?: string | undefined; scopes?: string[] | undefined },
+    now: Date,
+  ): Promise<AdminMember | undefined> {
+    const values: Record<string, unknown> = { updated_at: now };
+    if (patch.passwordHash !== undefined) values.password_hash = patch.passwordHash;
+    if (patch.scopes !== undefined) values.scopes = JSON.stringify(patch.scopes);
+    const [row] = await db('team_members').where({ team_id: teamId, id }).update(values).returning('*');
+    return row ? toMember(row) : undefined;
+  },
+
+  /** Its grants, their codes and tokens go with it (ON DELETE CASCADE). */
+  async delete(db: Executor, teamId: string, id: string): Promise<boolean> {
+    return (await db('team_members').where({ team_id: teamId, id }).delete().returning('id')).length > 0;
+  },
+};
+
+/** The member a sign-in in progress names (any team: the request row knows only the member). */
+export async function memberCredentialsById(db: Executor, id: string): Promise<MemberCredentials | undefined> {
+  const row: (MemberRow & { api_enabled: boolean }) | undefined = await db('team_members')
+    .join('teams', 'teams.id', 'team_members.team_id')
+    .where('team_members.id', id)
+    .first('team_members.*', 'teams.api_enabled');
+  return row ? { member: toMember(row), passwordHash: row.password_hash, teamApiEnabled: row.api_enabled } : undefined;
+}
