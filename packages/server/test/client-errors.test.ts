@@ -58,6 +58,10 @@ describe('requests Node cannot parse', () => {
       400,
     ],
     ['an HTTP/1.1 request without Host', 'GET /api/v1/cars HTTP/1.1\r\n\r\n', 400],
+    // Node keeps the first Host and drops the second: a proxy reading the last would route by another name.
+    ['two Host headers', 'GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nhost: y\r\n\r\n', 400],
+    ['two Host headers on HTTP/1.0', 'GET /api/v1/cars HTTP/1.0\r\nHost: x\r\nHost: x\r\n\r\n', 400],
+    ['a Host that is not a host and port', 'GET /api/v1/cars HTTP/1.1\r\nHost: x@evil.example\r\n\r\n', 400],
     ['an Expect other than 100-continue', 'GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n', 417],
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405],
     ['headers over 16 KiB', `GET /api/v1/cars HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],

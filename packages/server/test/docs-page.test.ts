@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/runtime/start-server.js';
 import { migratedPglite } from '../src/testing/migrated-pglite.js';
@@ -17,6 +18,20 @@ function getPage(url: string, headers: Record<string, string>): Promise<string> 
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Writes `bytes` to the server at `url` as they are (two Host lines, an absolute-form target) and reads the reply. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname === 'localhost' ? '127.0.0.1' : hostname);
+    const parts: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => parts.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(parts).toString()));
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no close within 10 s')));
+    socket.end(bytes.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
   });
 }
 
@@ -119,6 +134,33 @@ describe('GET /docs when `vsf-server start` created the demo team', () => {
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LocalHost:${port}`]) {
       expect(await getPage(`${running.url}/docs`, { host }), host).toContain(`data-demo-key="${key}"`);
     }
+  });
+
+  it('refuses two Host headers, and judges an absolute-form request line by its own host', async () => {
+    const { port } = new URL(running.url);
+    const key = running.demo?.key as string;
+    const local = `localhost:${port}`;
+    for (const hosts of [
+      [local, 'evil.example'],
+      ['evil.example', local],
+      [local, local],
+    ]) {
+      const answer = await rawExchange(
+        running.url,
+        `GET /docs HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}\r\n`,
+      );
+      expect(answer, hosts.join(' + ')).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).not.toContain(key);
+    }
+    // RFC 9112 §3.2.2: an absolute-form target's host wins over Host.
+    const rebound = await rawExchange(
+      running.url,
+      `GET http://evil.example:${port}/docs HTTP/1.1\r\nHost: ${local}\r\n\r\n`,
+    );
+    expect(rebound).toMatch(/^HTTP\/1\.1 200 /);
+    expect(rebound).not.toContain(key);
+    const direct = await rawExchange(running.url, `GET http://${local}/docs HTTP/1.1\r\nHost: evil.example\r\n\r\n`);
+    expect(direct).toContain(`data-demo-key="${key}"`);
   });
 
   it('never shows the key to a rebound name, another port, or a request any proxy header marks', async () => {

@@ -31,9 +31,25 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 export function isDirectLoopbackRequest(req: Request): boolean {
   if (FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined)) return false;
   if (!isLoopbackAddress(req.socket.remoteAddress)) return false;
-  const host = req.headers.host?.toLowerCase();
+  const host = requestHost(req)?.toLowerCase();
   const match = host ? /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host) : null;
   if (!match || !LOOPBACK_HOSTNAMES.has(match[1] as string)) return false;
   const port = match[2] === undefined ? 80 : Number(match[2]);
   return port === req.socket.localPort;
+}
+
+/**
+ * The host a request names: an absolute-form request line's own (`GET http://host:port/path`), which RFC 9112
+ * §3.2.2 says wins over `Host`; otherwise `Host`. Undefined for any other form (`*`, authority-form).
+ */
+function requestHost(req: Request): string | undefined {
+  const target = req.originalUrl;
+  if (target.startsWith('/')) return req.headers.host;
+  if (!/^https?:\/\//i.test(target)) return undefined;
+  try {
+    // `host` keeps the port as written, and drops a default one (`:80`), which then reads as port 80.
+    return new URL(target).host;
+  } catch {
+    return undefined;
+  }
 }
