@@ -17,7 +17,7 @@ async function teamWithMember(scopes: string[]): Promise<{ teamId: string; membe
   return { teamId: team.id, member, memberId: body.data.id };
 }
 
-const textOf = (result: { content?: unknown }) =>
+const textOf = (result: Record<string, unknown>) =>
   ((result.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 
 describe('the assistant connector, through the official MCP client', () => {
