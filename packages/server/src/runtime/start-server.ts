@@ -88,13 +88,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     bodyTimeouts,
   });
   const { webhookDispatcher } = app.locals.services;
-  const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
-  if (demo) app.locals.demoApiKey = demo.key;
-  const noTeams = !demo && (await app.locals.services.teams.countTeams()) === 0;
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
   });
+  // Only once listening: a start that fails (the port in use) must not use up the one-time demo key, which
+  // a later start on the same database would then never show.
+  const demo = options.bootstrapDemo ? await bootstrapDemoTeam(app.locals.services) : undefined;
+  if (demo) app.locals.demoApiKey = demo.key;
+  const noTeams = !demo && (await app.locals.services.teams.countTeams()) === 0;
   // Bodies have timeouts of their own (body-timeouts.ts), which answer with an ApiError; Node's whole-request
   // limit is only the backstop behind them. It used to be 30 s, which cut off every photo sent slower than
   // ~100 KB/s with a bare 408.
