@@ -389,6 +389,115 @@ describe('webhook deliveries', () => {
   });
 });
 
+describe("an endpoint's standing is its key's", () => {
+  const hookScopes = ['read:webhooks', 'write:webhooks', 'read:cars', 'read:customers'];
+  const passes = async (n = 3) => {
+    for (let i = 0; i < n; i++) await server.services.webhookDispatcher.runOnce();
+  };
+
+  it('a revoked key disables its endpoints, saying so; a key with the scopes enables them again', async () => {
+    const { team: owner, api } = await team();
+    const made = await server.createKey(owner.id, hookScopes);
+    const hook = await createHook(apiCaller(server.baseUrl, made.key), '/standing-revoked');
+    await ok(api, 'POST', '/cars', { year: 1961, make: 'Jaguar', model: 'E-Type' });
+    await deliverUntil(() => at('/standing-revoked').length === 1);
+
+    expect((await server.admin('POST', `/keys/${made.id}/revoke`)).status).toBe(200);
+    // Shown at once, before any dispatcher pass, in the record and in the list.
+    const got = await ok(api, 'GET', `/webhooks/${hook.id}`);
+    expect(got.enabled).toBe(false);
+    expect(got.disabledReason).toMatch(
+      /^disabled: the API key it acts for \(\S+\) was revoked; a key with its read scopes may enable it again/,
+    );
+    expect((await ok(api, 'GET', '/webhooks'))[0]).toEqual(got);
+    const afterRevoke = await ok(api, 'POST', '/cars', { year: 1962, make: 'Jaguar', model: 'Mk 2' });
+    await passes();
+    expect(at('/standing-revoked')).toHaveLength(1);
+
+    // A key without every read scope of the endpoint may not take it over; one with them may.
+    const narrow = apiCaller(server.baseUrl, (await server.createKey(owner.id, ['write:webhooks', 'read:cars'])).key);
+    expect((await narrow('PATCH', `/webhooks/${hook.id}`, { body: { enabled: true } })).status).toBe(403);
+    const other = await server.createKey(owner.id, hookScopes);
+    const enabled = await ok(apiCaller(server.baseUrl, other.key), 'PATCH', `/webhooks/${hook.id}`, { enabled: true });
+    expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
+    const next = await ok(api, 'POST', '/cars', { year: 1963, make: 'Jaguar', model: 'S-Type' });
+    await deliverUntil(() => at('/standing-revoked').length === 2);
+    expect(events(at('/standing-revoked')).map((e) => e.recordId)).toEqual([expect.any(String), next.id]);
+    expect(events(at('/standing-revoked')).map((e) => e.recordId)).not.toContain(afterRevoke.id);
+    // It acts for the key that enabled it now: that key's revocation takes it down again.
+    await server.admin('POST', `/keys/${other.id}/revoke`);
+    expect((await ok(api, 'GET', `/webhooks/${hook.id}`)).enabled).toBe(false);
+  });
+
+  it('an expired key disables its endpoints in a dispatcher pass too, with when it expired', async () => {
+    const { team: owner, api } = await team();
+    const made = await server.createKey(owner.id, hookScopes);
+    const hook = await createHook(apiCaller(server.baseUrl, made.key), '/standing-expired');
+    await ok(api, 'POST', '/cars', { year: 1970, make: 'Lancia', model: 'Fulvia' });
+    // Expired a second ago (the admin API refuses an expiry in the past; time passing does the same).
+    const expiredAt = new Date(Date.now() - 1_000);
+    await server.db('api_keys').where({ id: made.id }).update({ expires_at: expiredAt });
+    await passes();
+    expect(at('/standing-expired')).toHaveLength(0);
+    const row = await server.db('webhooks').where({ id: hook.id }).first();
+    expect(row.enabled).toBe(false);
+    expect(row.disabled_reason).toContain(`expired at ${expiredAt.toISOString().slice(0, 19)}Z`);
+    expect(await ok(api, 'GET', `/webhooks/${hook.id}`)).toMatchObject({ enabled: false });
+  });
+
+  it("a key's narrowed scopes narrow what its endpoint is sent, even a delivery already made", async () => {
+    const { team: owner, api } = await team();
+    const made = await server.createKey(owner.id, hookScopes);
+    receiver.on('/standing-scopes', ({ nth }) => (nth === 1 ? { status: 500 } : { status: 204 }));
+    const hook = await createHook(apiCaller(server.baseUrl, made.key), '/standing-scopes', ['customer.created']);
+    await ok(api, 'POST', '/customers', { firstName: 'Ada', lastName: 'Byron' });
+    // The first attempt fails: the delivery is pending when the key loses read:customers.
+    await deliverUntil(() => at('/standing-scopes').length === 1);
+    await server
+      .db('api_keys')
+      .where({ id: made.id })
+      .update({ scopes: JSON.stringify(['read:webhooks', 'write:webhooks', 'read:cars']) });
+    await ok(api, 'POST', '/customers', { firstName: 'Charles', lastName: 'Babbage' });
+    await sleep(300);
+    await passes(5);
+    expect(at('/standing-scopes')).toHaveLength(1);
+    const log = await deliveries(api, hook.id);
+    expect(log.data).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 1,
+        lastError: 'Not sent: the API key the endpoint acts for no longer has read:customers',
+      }),
+    ]);
+  });
+
+  it("pauses while the team's API is off and resumes after, sending what happened before", async () => {
+    const { team: owner, api } = await team();
+    const hook = await createHook(api, '/standing-switch');
+    const car = await ok(api, 'POST', '/cars', { year: 1955, make: 'Citroën', model: '2CV' });
+    await server.admin('PATCH', `/teams/${owner.id}`, { apiEnabled: false });
+    await passes(5);
+    expect(at('/standing-switch')).toHaveLength(0);
+    // Not disabled: nothing to enable again.
+    expect((await server.db('webhooks').where({ id: hook.id }).first()).enabled).toBe(true);
+    await server.admin('PATCH', `/teams/${owner.id}`, { apiEnabled: true });
+    await deliverUntil(() => at('/standing-switch').length === 1);
+    expect(events(at('/standing-switch'))[0]?.recordId).toBe(car.id);
+
+    // A delivery already made pauses too: the endpoint fails first, then the switch goes off.
+    receiver.on('/standing-switch', ({ nth }) => (nth === 1 ? { status: 503 } : { status: 204 }));
+    await ok(api, 'POST', '/cars', { year: 1956, make: 'Citroën', model: 'DS' });
+    await deliverUntil(async () => (await deliveries(api, hook.id)).data.some((d) => d.lastResponseStatus === 503));
+    await server.admin('PATCH', `/teams/${owner.id}`, { apiEnabled: false });
+    await sleep(300);
+    await passes(5);
+    const sent = at('/standing-switch').length;
+    expect(sent).toBe(2);
+    await server.admin('PATCH', `/teams/${owner.id}`, { apiEnabled: true });
+    await deliverUntil(() => at('/standing-switch').length === 3);
+  });
+});
+
 describe('two instances on one database', () => {
   it('deliver each event exactly once per endpoint, as one delivery', async () => {
     const { api, key } = await team();

@@ -73,7 +73,7 @@ export const V1Webhook = teamRecord(
     enabled: z.boolean(),
     disabledReason: z.string().nullable().openapi({
       description:
-        'Why the server disabled the endpoint (deliveries failing for 24 h, or 50 failed attempts in a row); null otherwise. Setting `enabled: true` clears it.',
+        'Why the server disabled the endpoint (deliveries failing for 24 h, 50 failed attempts in a row, or the API key it acts for revoked or expired); null otherwise. Setting `enabled: true` clears it (a key with every read scope the endpoint delivers with; the endpoint then acts for that key).',
     }),
   },
   'An endpoint the team’s events are POSTed to, signed with its secret (`Vsf-Signature`)',

@@ -1619,7 +1619,7 @@ export class WebhooksResource extends WebhooksResourceExtension {
   /**
    * Create a webhook endpoint
    *
-   * The team's events of the chosen types are POSTed to `url` as they happen, each the event exactly as `GET /events` shows it, with `Vsf-Event-Id` and `Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>`. The endpoint keeps the read scopes of the key that creates it and is sent only events of records those scopes can read. Deliveries are at least once (dedupe by the event id); a non-2xx answer, a 10 s timeout or a connection error is retried with exponential backoff for 24 h, after which the endpoint is disabled, as it is after 50 failed attempts in a row. The `secret` is in this response only.
+   * The team's events of the chosen types are POSTed to `url` as they happen, each the event exactly as `GET /events` shows it, with `Vsf-Event-Id` and `Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>`. The endpoint acts with the standing of the key that creates it: it is sent only events of records that key can read (its read scopes then, less any it loses later), nothing while the team's API is off (deliveries resume when it is on again), and it is disabled, with the reason, when that key is revoked or expires. Deliveries are at least once (dedupe by the event id); a non-2xx answer, a 10 s timeout or a connection error is retried with exponential backoff for 24 h, after which the endpoint is disabled, as it is after 50 failed attempts in a row. The `secret` is in this response only.
    *
    * `POST /webhooks` - scopes: `read:webhooks` and `write:webhooks`
    */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Executor } from './team-scoped-table.js';
 
 /**
@@ -12,18 +13,48 @@ export interface EndpointBehind {
   teamId: string;
   eventTypes: string[];
   readScopes: string[];
+  /** The current scopes of the key it acts for; null when it acts for none (see `WebhookRow.apiKeyId`). */
+  keyScopes: string[] | null;
   cursor: number;
 }
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
+/**
+ * Where an endpoint may be sent anything now: enabled, its team's API on (while off, deliveries pause and
+ * resume where they stopped) and the key it acts for neither revoked nor expired. `w`, `t`, `k`: the
+ * endpoint, its team and its key (left joined: an endpoint may act for none).
+ */
+function whereDeliverable(query: Knex.QueryBuilder, now: Date): Knex.QueryBuilder {
+  return query
+    .where('w.enabled', true)
+    .where('t.api_enabled', true)
+    .where((q) =>
+      q
+        .whereNull('w.api_key_id')
+        .orWhere((key) =>
+          key.whereNull('k.revoked_at').andWhere((e) => e.whereNull('k.expires_at').orWhere('k.expires_at', '>', now)),
+        ),
+    );
+}
+
 /** `teams`: only these teams' endpoints; every team's when absent. */
-export async function endpointsBehind(db: Executor, teams?: ReadonlySet<string>): Promise<EndpointBehind[]> {
+export async function endpointsBehind(db: Executor, now: Date, teams?: ReadonlySet<string>): Promise<EndpointBehind[]> {
   const query = db('webhooks as w')
     .join('team_event_heads as h', 'h.team_id', 'w.team_id')
-    .where('w.enabled', true)
+    .join('teams as t', 't.id', 'w.team_id')
+    .leftJoin('api_keys as k', 'k.id', 'w.api_key_id')
     .whereRaw('h.last_cursor > w.cursor')
-    .select('w.id', 'w.team_id', 'w.event_types', 'w.read_scopes', 'w.cursor');
+    .select(
+      'w.id',
+      'w.team_id',
+      'w.event_types',
+      'w.read_scopes',
+      'w.cursor',
+      'w.api_key_id',
+      'k.scopes as key_scopes',
+    );
+  whereDeliverable(query, now);
   if (teams) query.whereIn('w.team_id', [...teams]);
   const rows = (await query) as Record<string, unknown>[];
   return rows.map((row) => ({
@@ -31,8 +62,41 @@ export async function endpointsBehind(db: Executor, teams?: ReadonlySet<string>)
     teamId: String(row.team_id),
     eventTypes: json<string[]>(row.event_types),
     readScopes: json<string[]>(row.read_scopes),
+    keyScopes: keyScopesOf(row),
     cursor: Number(row.cursor),
   }));
+}
+
+/** An endpoint acting for a key whose row is gone reads nothing; one acting for no key keeps its own scopes. */
+function keyScopesOf(row: Record<string, unknown>): string[] | null {
+  if (row.api_key_id === null || row.api_key_id === undefined) return null;
+  return row.key_scopes === null || row.key_scopes === undefined ? [] : json<string[]>(row.key_scopes);
+}
+
+/**
+ * Disables the enabled endpoints (of `teams`, or every team's) whose key has been revoked or has expired,
+ * saying which key and what to do; their pending deliveries wait, as for any disabled endpoint.
+ */
+export async function disableEndpointsOfLostKeys(
+  db: Executor,
+  now: Date,
+  teams?: ReadonlySet<string> | undefined,
+): Promise<number> {
+  const only = teams ? [...teams] : undefined;
+  if (only?.length === 0) return 0;
+  const { rows } = (await db.raw(
+    `update webhooks w set enabled = false, updated_at = ?, disabled_reason =
+       'disabled: the API key it acts for (' || k.prefix || ') ' ||
+       case when k.revoked_at is not null then 'was revoked'
+            else 'expired at ' || to_char(k.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') end ||
+       '; a key with its read scopes may enable it again (PATCH enabled: true), and it then acts for that key'
+     from api_keys k
+     where k.id = w.api_key_id and w.enabled and (k.revoked_at is not null or k.expires_at <= ?)
+       ${only ? `and w.team_id in (${only.map(() => '?').join(', ')})` : ''}
+     returning w.id`,
+    [now, now, ...(only ?? [])],
+  )) as { rows: unknown[] };
+  return rows.length;
 }
 
 export interface NewDelivery {
@@ -86,8 +150,12 @@ export interface ClaimedDelivery {
   payload: string;
   attempts: number;
   firstAttemptAt: Date | null;
+  eventType: string;
   url: string;
   secret: string;
+  /** What the endpoint and its key read (effectiveReadScopes): checked again before each attempt. */
+  readScopes: string[];
+  keyScopes: string[] | null;
   leaseToken: string;
 }
 
@@ -104,19 +172,26 @@ export async function claimDueDeliveries(
   const leaseToken = randomUUID();
   const teams = options.teams ? [...options.teams] : undefined;
   if (teams?.length === 0) return [];
+  // Only deliveries that may go out now (whereDeliverable's rules): a team's API off pauses them.
   const { rows } = (await db.raw(
     `update webhook_deliveries d set lease_until = ?, lease_token = ?
-     from webhooks w
+     from webhooks w left join api_keys k on k.id = w.api_key_id
      where w.id = d.webhook_id and d.id in (
-       select due.id from webhook_deliveries due join webhooks hook on hook.id = due.webhook_id
+       select due.id from webhook_deliveries due
+         join webhooks hook on hook.id = due.webhook_id
+         join teams team on team.id = due.team_id
+         left join api_keys hook_key on hook_key.id = hook.api_key_id
        where due.status = 'pending' and due.next_attempt_at <= ?
-         and (due.lease_until is null or due.lease_until < ?) and hook.enabled
+         and (due.lease_until is null or due.lease_until < ?) and hook.enabled and team.api_enabled
+         and (hook.api_key_id is null or (hook_key.revoked_at is null
+           and (hook_key.expires_at is null or hook_key.expires_at > ?)))
          ${teams ? `and due.team_id in (${teams.map(() => '?').join(', ')})` : ''}
        order by due.next_attempt_at
        limit ?
        for update of due skip locked)
-     returning d.id, d.team_id, d.webhook_id, d.event_id, d.payload, d.attempts, d.first_attempt_at, w.url, w.secret`,
-    [options.leaseUntil, leaseToken, options.now, options.now, ...(teams ?? []), options.limit],
+     returning d.id, d.team_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.attempts, d.first_attempt_at,
+       w.url, w.secret, w.read_scopes, w.api_key_id, k.scopes as key_scopes`,
+    [options.leaseUntil, leaseToken, options.now, options.now, options.now, ...(teams ?? []), options.limit],
   )) as { rows: Record<string, unknown>[] };
   return rows.map((row) => ({
     id: String(row.id),
@@ -126,8 +201,11 @@ export async function claimDueDeliveries(
     payload: String(row.payload),
     attempts: Number(row.attempts),
     firstAttemptAt: row.first_attempt_at ? new Date(row.first_attempt_at as string | Date) : null,
+    eventType: String(row.event_type),
     url: String(row.url),
     secret: String(row.secret),
+    readScopes: json<string[]>(row.read_scopes),
+    keyScopes: keyScopesOf(row),
     leaseToken,
   }));
 }
@@ -156,6 +234,30 @@ export async function recordAttempt(
       last_error: attempt.error,
       next_attempt_at: attempt.nextAttemptAt,
       first_attempt_at: db.raw('coalesce(first_attempt_at, ?)', [attempt.firstAttemptAt]),
+      lease_until: null,
+      lease_token: null,
+      updated_at: now,
+    })
+    .returning('id');
+  return updated.length > 0;
+}
+
+/**
+ * Ends a delivery without sending it (`failed`, no attempt counted): what it carries is no longer the
+ * endpoint's to see. False when the lease was lost.
+ */
+export async function dropDelivery(
+  db: Executor,
+  claimed: ClaimedDelivery,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  const updated = await db('webhook_deliveries')
+    .where({ id: claimed.id, lease_token: claimed.leaseToken })
+    .update({
+      status: 'failed',
+      last_error: reason,
+      next_attempt_at: null,
       lease_until: null,
       lease_token: null,
       updated_at: now,

@@ -18,6 +18,11 @@ export interface WebhookRow {
   cursor: number;
   /** Failed attempts in a row; a success resets it, and enough of them disable the endpoint. */
   consecutiveFailures: number;
+  /**
+   * The key the endpoint acts for (migration 029): the one that created it or last enabled it again. Its
+   * revocation or expiry disables the endpoint; null before that migration and for an assistant's grant.
+   */
+  apiKeyId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -36,6 +41,7 @@ export const webhooksTable = TeamScopedTable.ofRow<WebhookRow>(
     'readScopes',
     'cursor',
     'consecutiveFailures',
+    'apiKeyId',
     'createdAt',
     'updatedAt',
   ],

@@ -3,8 +3,11 @@ import {
   claimDueDeliveries,
   countEndpointAttempt,
   disableEndpoint,
+  disableEndpointsOfLostKeys,
+  dropDelivery,
   recordAttempt,
 } from '../repositories/webhook-deliveries.js';
+import { effectiveReadScopes, missingScopeForEvent } from './event-read-scopes.js';
 import { postWebhook } from './post-webhook.js';
 import { describeDuration, retryDelayMs } from './retry-schedule.js';
 import { type FanOutDeps, fanOut } from './webhook-fan-out.js';
@@ -75,6 +78,8 @@ export class WebhookDispatcher {
 
   /** One pass, as the background loop runs it; tests call it to deliver now. */
   async runOnce(): Promise<PassResult> {
+    // An endpoint acts with its key's standing: a key revoked or expired since takes its endpoints down.
+    await disableEndpointsOfLostKeys(this.deps.db, this.deps.now(), this.options.teams);
     const { created, more } = await fanOut(this.deps, this.options.teams);
     const now = this.deps.now();
     const claimed = await claimDueDeliveries(this.deps.db, {
@@ -90,6 +95,16 @@ export class WebhookDispatcher {
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const started = this.deps.now();
+    // Made when its key could read the record; a key that has lost the scope since must not have it sent.
+    const missing = missingScopeForEvent(
+      delivery.eventType,
+      effectiveReadScopes(delivery.readScopes, delivery.keyScopes),
+    );
+    if (missing) {
+      const reason = `Not sent: the API key the endpoint acts for no longer has ${missing}`;
+      await dropDelivery(this.deps.db, delivery, reason, started);
+      return;
+    }
     const result = await postWebhook(
       {
         url: delivery.url,

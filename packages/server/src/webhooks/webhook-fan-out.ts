@@ -7,6 +7,7 @@ import {
   insertDeliveries,
 } from '../repositories/webhook-deliveries.js';
 import type { EventsService } from '../services/events-service.js';
+import { effectiveReadScopes } from './event-read-scopes.js';
 
 /** Events one endpoint's fan-out reads per page, and the pages one pass gives it before moving on. */
 const PAGE = 200;
@@ -24,8 +25,8 @@ export function subscribes(eventTypes: readonly string[], type: string): boolean
 }
 
 /**
- * Turns new events into deliveries: for each enabled endpoint behind its team's feed, the events after its
- * cursor that its creator's read scopes can see (presented by the events feed itself, so a webhook carries
+ * Turns new events into deliveries: for each endpoint that may be sent anything now (enabled, its team's API
+ * on, its key valid) behind its team's feed, the events after its cursor that its key's read scopes can see (presented by the events feed itself, so a webhook carries
  * exactly what `GET /events` shows that key), of the types it subscribed to. Instances may do this at the
  * same time: the delivery's unique key keeps one row per event, and the cursor only moves forward.
  * Returns the deliveries created, and whether an endpoint has more waiting.
@@ -36,7 +37,7 @@ export async function fanOut(
 ): Promise<{ created: number; more: boolean }> {
   let created = 0;
   let more = false;
-  for (const endpoint of await endpointsBehind(deps.db, teams)) {
+  for (const endpoint of await endpointsBehind(deps.db, deps.now(), teams)) {
     const result = await fanOutOne(deps, endpoint);
     created += result.created;
     more ||= result.more;
@@ -45,7 +46,8 @@ export async function fanOut(
 }
 
 async function fanOutOne(deps: FanOutDeps, endpoint: EndpointBehind): Promise<{ created: number; more: boolean }> {
-  const scopes = new Set(endpoint.readScopes);
+  // What its key reads now: a key narrowed since the endpoint was set up narrows what it is sent.
+  const scopes = effectiveReadScopes(endpoint.readScopes, endpoint.keyScopes);
   let cursor = endpoint.cursor;
   let created = 0;
   for (let page = 0; page < PAGES_PER_PASS; page++) {

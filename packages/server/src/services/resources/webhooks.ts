@@ -4,7 +4,6 @@ import type {
   EndpointBody,
   EndpointQuery,
   listWebhookDeliveries,
-  ScopeRequirement,
   updateWebhook,
   V1Webhook,
   V1WebhookCreated,
@@ -13,13 +12,12 @@ import type {
 import { forbidden, validationFailed } from '../../errors/api-http-error.js';
 import { feedHead } from '../../repositories/team-events.js';
 import type { Changes, ListResult } from '../../repositories/team-scoped-table.js';
+import { disableEndpointsOfLostKeys } from '../../repositories/webhook-deliveries.js';
 import { type WebhookRow, webhookDeliveriesTable } from '../../repositories/webhook-tables.js';
+import { EVENT_RESOURCES, readableEventTypes } from '../../webhooks/event-read-scopes.js';
 import { newWebhookSecret } from '../../webhooks/webhook-signature.js';
 import { checkWebhookUrl } from '../../webhooks/webhook-url-check.js';
-import { firstMissingScope } from '../auth-service.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { resourceRoutes } from '../standard/resource-routes.js';
-import { RECORDED_NAMESPACES } from '../standard/resource-tables.js';
 import { TeamResource } from '../standard/team-resource.js';
 
 export interface WebhookServiceDeps extends ServiceDeps {
@@ -29,14 +27,16 @@ export interface WebhookServiceDeps extends ServiceDeps {
 
 /** The record the API shows: never the secret, the remembered scopes or the dispatcher's bookkeeping. */
 function present(row: WebhookRow): V1Webhook {
-  const { secret: _secret, readScopes: _scopes, cursor: _cursor, consecutiveFailures: _failures, ...record } = row;
+  const {
+    secret: _secret,
+    readScopes: _scopes,
+    cursor: _cursor,
+    consecutiveFailures: _failures,
+    apiKeyId: _key,
+    ...record
+  } = row;
   return record;
 }
-
-/** The `resource` of every event there can be (`car`, `parking_zone`). */
-const EVENT_RESOURCES: ReadonlySet<string> = new Set(
-  RECORDED_NAMESPACES.map((namespace) => resourceRoutes(namespace).eventResource),
-);
 
 /**
  * The contract checks a type's shape; a resource no event is ever about (`cars.created`, a typo) would
@@ -56,21 +56,6 @@ function checkEventTypes(types: readonly string[] | undefined): void {
         ];
   });
   if (unknown.length > 0) throw validationFailed(unknown);
-}
-
-/** The read scopes an event's resource needs (`customer` → `read:customers`), by its `resource`. */
-const EVENT_READ_SCOPES: ReadonlyMap<string, ScopeRequirement | undefined> = new Map(
-  RECORDED_NAMESPACES.map((namespace) => {
-    const routes = resourceRoutes(namespace);
-    return [routes.eventResource, (routes.endpoints.get ?? routes.endpoints.list)?.scopes] as const;
-  }),
-);
-
-/** The event types (`customer.created`, …) of every resource a key with `scopes` can read. */
-function readableEventTypes(scopes: ReadonlySet<string>): string[] {
-  return [...EVENT_READ_SCOPES]
-    .filter(([, required]) => required !== undefined && firstMissingScope(scopes, required) === undefined)
-    .flatMap(([resource]) => ['created', 'updated', 'deleted'].map((action) => `${resource}.${action}`));
 }
 
 /**
@@ -100,8 +85,27 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
     return (this.deps as WebhookServiceDeps).webhooks?.allowHttpLoopback ?? false;
   }
 
-  /** `scopes`: the creating key's; its read scopes are remembered. The secret is in this answer only. */
-  override async create(teamId: string, payload: unknown, scopes: unknown): Promise<V1WebhookCreated> {
+  /** Listed as they stand now: endpoints of a key revoked or expired since are shown disabled, with why. */
+  override async list(teamId: string, ...args: unknown[]): Promise<ListResult<V1Webhook>> {
+    await disableEndpointsOfLostKeys(this.deps.db, this.deps.now(), new Set([teamId]));
+    return super.list(teamId, ...args);
+  }
+
+  override async get(teamId: string, ...ids: string[]): Promise<V1Webhook> {
+    await disableEndpointsOfLostKeys(this.deps.db, this.deps.now(), new Set([teamId]));
+    return super.get(teamId, ...ids);
+  }
+
+  /**
+   * `scopes`: the creating key's; its read scopes are remembered. `keyId`: the key the endpoint acts for
+   * (null for an assistant's grant). The secret is in this answer only.
+   */
+  override async create(
+    teamId: string,
+    payload: unknown,
+    scopes: unknown,
+    keyId: string | null = null,
+  ): Promise<V1WebhookCreated> {
     const body = payload as EndpointBody<typeof createWebhook>;
     checkWebhookUrl(body.url, this.allowHttpLoopback);
     checkEventTypes(body.eventTypes);
@@ -122,15 +126,27 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
         readScopes: [...(scopes as ReadonlySet<string>)].filter((scope) => scope.startsWith('read:')).sort(),
         cursor: lastCursor,
         consecutiveFailures: 0,
+        apiKeyId: keyId,
       },
       now,
     );
     return { ...present(row), secret: row.secret };
   }
 
-  /** `scopes`: the changing key's, which must include every read scope the endpoint delivers with. */
-  override async update(teamId: string, id: unknown, payload: unknown, scopes: unknown): Promise<V1Webhook> {
+  /**
+   * `scopes`: the changing key's, which must include every read scope the endpoint delivers with. A key that
+   * turns a disabled endpoint back on (`keyId`) is the one it acts for from then on: an endpoint disabled
+   * because its key was revoked is taken over by a key that could have set it up.
+   */
+  override async update(
+    teamId: string,
+    id: unknown,
+    payload: unknown,
+    scopes: unknown,
+    keyId: string | null = null,
+  ): Promise<V1Webhook> {
     const body = payload as EndpointBody<typeof updateWebhook>;
+    await disableEndpointsOfLostKeys(this.deps.db, this.deps.now(), new Set([teamId]));
     const current = await this.findRow(teamId, [id as string]);
     checkMayChange(current, scopes);
     if (body.url !== undefined) checkWebhookUrl(body.url, this.allowHttpLoopback);
@@ -144,8 +160,11 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
     if (body.enabled === true) {
       changes.disabledReason = null;
       changes.consecutiveFailures = 0;
-      // A disabled endpoint is sent nothing: turned back on, it resumes with the events that happen next.
-      if (!current.enabled) changes.cursor = (await feedHead(this.deps.db, teamId)).lastCursor;
+      if (!current.enabled) {
+        // A disabled endpoint is sent nothing: turned back on, it resumes with the events that happen next.
+        changes.cursor = (await feedHead(this.deps.db, teamId)).lastCursor;
+        changes.apiKeyId = keyId;
+      }
     }
     const updated = await this.table.update(this.deps.db, teamId, id as string, changes, this.deps.now());
     if (!updated) throw this.missing();
