@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiEndpoints } from '@vsf/contract';
@@ -227,6 +228,33 @@ describe('retries', () => {
     );
     await expect(client({ maxRetries: 5 }).cars.get('x')).rejects.toBeInstanceOf(VsfError);
     expect(calls).toBe(1);
+  });
+
+  it('leaves no abort listener behind on a long-lived signal once a retry has slept', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${BASE}/cars/:id`, ({ params }) => {
+        calls += 1;
+        // Every first attempt fails, so every call sleeps once before its retry.
+        return calls % 2 === 1
+          ? apiError(503, 'down', 'internal_error', null, { 'retry-after': '0' })
+          : HttpResponse.json({ data: car(String(params.id)) });
+      }),
+    );
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const shared = new AbortController();
+    try {
+      const c = client({ maxRetries: 1 });
+      for (let i = 0; i < 15; i++) await c.cars.get(`c${i}`, { signal: shared.signal });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(calls).toBe(30);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 
   it('does not retry at all with maxRetries: 0', async () => {

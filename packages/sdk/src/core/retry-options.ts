@@ -40,17 +40,22 @@ function retryDecision(error: Error, attempt: number, retriesLeft: number): { de
   return { delay, why: 'retryable' };
 }
 
+/**
+ * Waits `ms`, or until `signal` aborts. The listener goes when the timer fires: one long-lived signal passed
+ * to many calls would otherwise keep one listener (and its closure) per retry ever slept, and warn
+ * `MaxListenersExceeded` past ten.
+ */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const id = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(id);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(id);
+      reject(signal?.reason);
+    };
+    const id = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
