@@ -1,5 +1,6 @@
 export * from './assistant-tools/assistant-tool.js';
 export * from './assistant-tools/derive-assistant-tools.js';
+export * from './assistant-tools/tool-result.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './endpoints/parking-field-scopes.js';

@@ -3,3 +3,4 @@
 
 export { ASSISTANT_TOOLS } from '../generated/assistant-tools.js';
 export * from './assistant-tool.js';
+export * from './tool-result.js';
