@@ -8,7 +8,7 @@ import type { BodyTimeouts } from '../http/body-timeouts.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { bearerToken } from '../http/request-credentials.js';
 import { clientAddress, countingFailures } from '../http/request-guard.js';
-import { connectorUrls, MCP_PATH } from '../oauth/connector-urls.js';
+import { connectorUrls, MCP_PATH, sameResource } from '../oauth/connector-urls.js';
 import { isAccessToken } from '../oauth/oauth-secrets.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import type { AuthContext } from '../services/auth-service.js';
@@ -97,9 +97,18 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
       if (token && !isAccessToken(token)) {
         throw new ApiHttpError(401, 'unauthorized', 'The connector takes OAuth access tokens, not API keys: sign in');
       }
-      auth = await countingFailures(req, res, deps.limiter, () =>
-        deps.services.auth.authenticate(token, { connector: true }),
-      );
+      auth = await countingFailures(req, res, deps.limiter, async () => {
+        const granted = await deps.services.auth.authenticate(token, { connector: true });
+        // Bound to the connector it was issued for: one issued under another public address is not for here.
+        if (urls && granted.resource && !sameResource(granted.resource, urls.resource)) {
+          throw new ApiHttpError(
+            401,
+            'unauthorized',
+            `The token was issued for ${granted.resource}, not ${urls.resource.href}`,
+          );
+        }
+        return granted;
+      });
     } catch (error) {
       if (!(error instanceof ApiHttpError) || (error.status !== 401 && error.status !== 403 && error.status !== 429))
         throw error;

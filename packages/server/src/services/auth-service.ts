@@ -19,6 +19,8 @@ export interface AuthContext {
   createdAt: string;
   /** `grant` when the credential is an assistant's access token (the connector), `key` for an API key. */
   kind: 'key' | 'grant';
+  /** A grant's resource (RFC 8707): the connector it was issued for. */
+  resource?: string;
 }
 
 /** Where a credential was presented: only the assistant connector takes OAuth access tokens. */
@@ -120,6 +122,7 @@ export class AuthService {
       expiresAt: credentials.expiresAt,
       createdAt: credentials.createdAt,
       kind: 'grant',
+      resource: credentials.resource,
     };
   }
 }

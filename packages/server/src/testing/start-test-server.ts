@@ -29,6 +29,8 @@ export interface TestServerOptions {
    * pass with `services.webhookDispatcher.runOnce()`.
    */
   webhooks?: Partial<WebhookOptions>;
+  /** `VSF_PUBLIC_URL`: instances behind one address share it (the connector's OAuth issuer and resource). */
+  publicUrl?: string;
 }
 
 export interface TestServer {
@@ -97,6 +99,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
       messaging: options.messaging ?? OUTBOX_MESSAGING,
       webhooks: { ...DEFAULT_WEBHOOK_OPTIONS, dispatch: false, ...options.webhooks },
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     }),
     { bootstrapDemo: false, ...(databaseUrl ? {} : { pglite: await migratedPglite() }) },
   );
