@@ -15,6 +15,20 @@ describe('networkCause', () => {
     expect(networkCause(fetchFailed(sysError('ECONNREFUSED')))).toBe('connection refused');
   });
 
+  it('says the same words on Deno, whose fetch gives only its raw OS text', () => {
+    const deno = new ConnectionError('GET http://x/api/v1/cars failed: connection refused', {
+      cause: new TypeError(
+        'error sending request for url (http://x/api/v1/cars): client error (Connect): tcp connect error: Connection refused (os error 111)',
+      ),
+    });
+    expect(networkCause(deno)).toBe('connection refused');
+    expect(describeError(deno, 'http://x/api/v1')).toEqual({
+      message:
+        'cannot reach http://x/api/v1: connection refused — is the server running? check --base-url / VSF_BASE_URL',
+      exitCode: 3,
+    });
+  });
+
   it('reports a timeout, and nothing for an HTTP error', () => {
     expect(networkCause(new TimeoutError('GET http://x/cars timed out after 60000 ms'))).toBe(
       'timed out after 60000 ms',

@@ -257,6 +257,50 @@ describe('retries', () => {
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 
+  it('names the cause the same way whatever runtime fetch failed, and never retries a port fetch refuses', async () => {
+    const failing = (error: unknown) => {
+      let calls = 0;
+      const fetchImpl = (async () => {
+        calls += 1;
+        throw error;
+      }) as typeof fetch;
+      return { fetchImpl, calls: () => calls };
+    };
+    const url = `${BASE}/cars/x`;
+    const deno = failing(
+      new TypeError(
+        `error sending request for url (${url}): client error (Connect): tcp connect error: Connection refused (os error 111)`,
+      ),
+    );
+    const bun = failing(
+      Object.assign(new Error('Unable to connect. Is the computer able to access the url?'), {
+        code: 'ConnectionRefused',
+      }),
+    );
+    for (const runtime of [deno, bun]) {
+      const error = (await client({ fetch: runtime.fetchImpl, maxRetries: 0 })
+        .cars.get('x')
+        .catch((e: unknown) => e)) as ConnectionError;
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error.message).toBe(`GET ${url} failed: connection refused`);
+      expect(error.kind).toBe('refused');
+    }
+    // Node's fetch refuses the Fetch standard's bad ports (6000, 6667, 10080, …) without connecting: no retry helps.
+    const badPort = failing(new TypeError('fetch failed', { cause: new Error('bad port') }));
+    const error = (await client({ fetch: badPort.fetchImpl, maxRetries: 2 })
+      .cars.get('x')
+      .catch((e: unknown) => e)) as ConnectionError;
+    expect(error.kind).toBe('port_blocked');
+    expect(error.message).toMatch(/failed: port blocked by fetch/);
+    expect(badPort.calls()).toBe(1);
+    // A refused connection is still retried: a restarting server refuses for a moment.
+    const restarting = failing(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    await client({ fetch: restarting.fetchImpl, maxRetries: 1 })
+      .cars.get('x')
+      .catch(() => undefined);
+    expect(restarting.calls()).toBe(2);
+  });
+
   it('does not retry at all with maxRetries: 0', async () => {
     let calls = 0;
     server.use(

@@ -1,4 +1,6 @@
-import { connectionFailure } from './connection-failure.js';
+import { type ConnectionFailureKind, describeConnectionFailure } from './connection-failure.js';
+
+export type { ConnectionFailure, ConnectionFailureKind } from './connection-failure.js';
 
 /** Body of every error the API returns. */
 interface ErrorBody {
@@ -64,7 +66,12 @@ export class InternalServerError extends VsfError {}
 export class ConnectionError extends VsfError {
   /** Why, in words (`connection refused`, `host not found (DNS)`), from the cause the runtime's fetch gave. */
   get reason(): string {
-    return connectionFailure(this.cause);
+    return describeConnectionFailure(this.cause).reason;
+  }
+
+  /** What kind of failure (`refused`, `host_not_found`, `reset`, …), the same on every runtime. */
+  get kind(): ConnectionFailureKind {
+    return describeConnectionFailure(this.cause).kind;
   }
 }
 /** The request, including reading its response, took longer than the timeout. */

@@ -16,10 +16,12 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
  * Retried: connection failures, timeouts, 408, 429, 5xx, and a 409 saying the same idempotency key is
- * still being processed. Never 400, 401, 403, 404 or other 409s: repeating them cannot succeed.
+ * still being processed. Never 400, 401, 403, 404 or other 409s, nor a port fetch refuses to connect to
+ * (the Fetch standard's bad ports): repeating them cannot succeed.
  */
 export function isRetryable(error: VsfError): boolean {
-  if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+  if (error instanceof ConnectionError) return error.kind !== 'port_blocked';
+  if (error instanceof TimeoutError) return true;
   if (error instanceof RateLimitError || error instanceof InternalServerError) return true;
   if (error.status === 408) return true;
   if (error instanceof ConflictError) {

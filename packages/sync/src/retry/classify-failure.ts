@@ -1,6 +1,7 @@
 import {
   AuthenticationError,
   ConnectionError,
+  type ConnectionFailureKind,
   InternalServerError,
   parseRetryAfterMs,
   RateLimitError,
@@ -11,7 +12,7 @@ import {
 /**
  * What a failed page request means for the run:
  * - `retry`: a blip (reset, timeout, 408, 429, 5xx); try the request again after a backoff.
- * - `unreachable`: nothing answers at the address (refused, no such host). Fatal when the run has had
+ * - `unreachable`: nothing answers at the address (refused, no such host, a port fetch will not use). Fatal when the run has had
  *   no answer yet, since then the server is down or the URL is wrong; later in a run it is retried as
  *   a restart would look the same for a few seconds.
  * - `fatal`: every other request of the run would fail the same way (the key was refused).
@@ -25,41 +26,22 @@ export interface ClassifiedFailure {
   reason: string;
   /** Milliseconds the server asked to wait (`Retry-After`), if it did. */
   retryAfterMs?: number | undefined;
+  /** For a request that got no response: what kind of connection failure (the SDK's). */
+  connection?: ConnectionFailureKind | undefined;
 }
 
-const NETWORK_REASONS: Record<string, { reason: string; kind: FailureKind }> = {
-  ECONNREFUSED: { reason: 'connection refused', kind: 'unreachable' },
-  ENOTFOUND: { reason: 'host not found', kind: 'unreachable' },
-  EAI_AGAIN: { reason: 'host lookup failed', kind: 'retry' },
-  ECONNRESET: { reason: 'connection reset', kind: 'retry' },
-  EPIPE: { reason: 'connection reset', kind: 'retry' },
-  UND_ERR_SOCKET: { reason: 'connection reset', kind: 'retry' },
-  ETIMEDOUT: { reason: 'timeout', kind: 'retry' },
-  UND_ERR_CONNECT_TIMEOUT: { reason: 'timeout', kind: 'retry' },
-  EHOSTUNREACH: { reason: 'host unreachable', kind: 'retry' },
-  ENETUNREACH: { reason: 'network unreachable', kind: 'retry' },
-};
-
-/** The first Node/undici error code in an error's cause chain (fetch wraps them: `fetch failed` ← cause). */
-export function networkErrorCode(error: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  for (let current = error; current && typeof current === 'object' && !seen.has(current); ) {
-    seen.add(current);
-    const { code, errors, cause } = current as { code?: unknown; errors?: unknown[]; cause?: unknown };
-    if (typeof code === 'string' && NETWORK_REASONS[code]) return code;
-    // Node's happy-eyeballs connect throws an AggregateError of one error per address tried.
-    const inner = errors?.map(networkErrorCode).find(Boolean);
-    if (inner) return inner;
-    current = cause;
-  }
-  return undefined;
-}
+/**
+ * Connection failures that mean nothing answers at the address: the server is down, the host name or the
+ * port is wrong. The kinds and their words are the SDK's, so `vsf sync` and every other `vsf` command say
+ * the same thing on every runtime (`connection refused`, never a bare "connection failed").
+ */
+const UNREACHABLE: ReadonlySet<ConnectionFailureKind> = new Set(['refused', 'host_not_found', 'port_blocked']);
 
 export function classifyFailure(error: unknown): ClassifiedFailure {
   if (error instanceof TimeoutError) return { kind: 'retry', reason: 'timeout' };
   if (error instanceof ConnectionError) {
-    const code = networkErrorCode(error);
-    return code ? (NETWORK_REASONS[code] as ClassifiedFailure) : { kind: 'retry', reason: 'connection failed' };
+    const connection = error.kind;
+    return { kind: UNREACHABLE.has(connection) ? 'unreachable' : 'retry', reason: error.reason, connection };
   }
   if (error instanceof AuthenticationError) return { kind: 'fatal', reason: `HTTP ${error.status}` };
   if (error instanceof VsfError && error.status !== undefined) {

@@ -56,6 +56,40 @@ describe('RunRetries', () => {
     expect(retries.summary.total).toBe(0);
   });
 
+  it('says why on every runtime: a refusal Deno or Bun reports in words is a refusal too, not "connection failed"', async () => {
+    const deno = new ConnectionError('GET http://x failed: connection refused', {
+      cause: new TypeError(
+        'error sending request for url (http://x/api/v1/cars): client error (Connect): tcp connect error: Connection refused (os error 111)',
+      ),
+    });
+    const bun = new ConnectionError('GET http://x failed: connection refused', {
+      cause: Object.assign(new Error('Unable to connect. Is the computer able to access the url?'), {
+        code: 'ConnectionRefused',
+      }),
+    });
+    for (const error of [deno, bun]) {
+      const retries = new RunRetries({ maxDelayMs: 1 }, 'http://x/api/v1');
+      await expect(retries.attempt('cars page 1', scripted([error]).request)).rejects.toThrow(
+        'cannot reach http://x/api/v1: connection refused — is the server running?',
+      );
+    }
+    // Later in a run it is a restart: retried, and counted under the same words as on Node.
+    const retries = new RunRetries({ maxRetries: 3, maxDelayMs: 1 }, 'http://x');
+    await retries.attempt('cars page 1', async () => 'ok');
+    await expect(retries.attempt('cars page 2', scripted([deno, bun]).request)).resolves.toBe('ok');
+    expect(retries.summary.reasons).toEqual({ 'connection refused': 2 });
+  });
+
+  it('stops at once on a port fetch refuses to connect to, naming it', async () => {
+    const badPort = new ConnectionError('GET http://x:6000 failed', {
+      cause: new TypeError('fetch failed', { cause: new Error('bad port') }),
+    });
+    const retries = new RunRetries({ maxDelayMs: 1 }, 'http://x:6000/api/v1');
+    await expect(retries.attempt('cars page 1', scripted([badPort]).request)).rejects.toThrow(
+      /cannot reach http:\/\/x:6000\/api\/v1: port blocked by fetch .* check the base URL/,
+    );
+  });
+
   it('shares a budget across the run: retries spend it, requests that succeed at once earn half back', async () => {
     const retries = new RunRetries({ maxRetries: 6, maxDelayMs: 1, runBudget: 2 }, 'http://x');
     // Each of these needs one retry: the budget of 2 covers two, two clean pages earn one more.

@@ -118,8 +118,7 @@ export class RunRetries {
         if (failure.kind === 'fatal')
           this.abort(new SyncAbortedError((error as Error).message, 'key-refused', { cause: error }));
         if (failure.kind === 'unreachable' && !this.answered) {
-          const hint =
-            failure.reason === 'connection refused' ? 'is the server running?' : 'check the base URL (--base-url)';
+          const hint = failure.connection === 'refused' ? 'is the server running?' : 'check the base URL (--base-url)';
           this.abort(
             new SyncAbortedError(`cannot reach ${this.url}: ${failure.reason} — ${hint}`, 'unreachable', {
               cause: error,
