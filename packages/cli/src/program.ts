@@ -3,6 +3,7 @@ import cliPackage from '../package.json' with { type: 'json' };
 import { registerAuthCommands } from './commands/auth.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerFacilityCommands } from './commands/facility.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerParkingCommands } from './commands/parking.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerRecordCommands } from './commands/records.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerParkingCommands(program);
   registerSyncCommand(program);
   registerQueueCommands(program);
+  registerMcpCommand(program);
   program
     .command('completion')
     .description('Print a bash completion script: source <(vsf completion)')
