@@ -104,7 +104,7 @@ export function schemaExample(
         if (request && /Ids?$/.test(name) && !(schema.required ?? []).includes(name)) continue;
         value[name] = next(property, name);
       }
-      return value;
+      return endAfterStart(value);
     }
     case 'array': {
       const item = schema.items ? next(schema.items, fieldName) : 'string';
@@ -120,6 +120,28 @@ export function schemaExample(
     default:
       return schema.nullable ? null : {};
   }
+}
+
+/** A period's start and end fields: the server refuses an end that is not after its start. */
+const PERIODS: readonly [start: string, end: string][] = [
+  ['startAt', 'endAt'],
+  ['startsAt', 'endsAt'],
+];
+
+/** Moves an example's end an hour past its start when both came out as the same timestamp. */
+function endAfterStart(value: Record<string, unknown>): Record<string, unknown> {
+  for (const [start, end] of PERIODS) {
+    const from = value[start];
+    if (typeof from === 'string' && value[end] === from) value[end] = anHourLater(from);
+  }
+  return value;
+}
+
+/** `2026-01-15T10:30:00+01:00` → `2026-01-15T11:30:00+01:00`, keeping the offset as written (UTC past 23:00). */
+function anHourLater(timestamp: string): string {
+  const hour = Number(/T(\d{2})/.exec(timestamp)?.[1] ?? 23);
+  if (hour >= 23) return new Date(Date.parse(timestamp) + 3_600_000).toISOString();
+  return timestamp.replace(/T\d{2}/, `T${String(hour + 1).padStart(2, '0')}`);
 }
 
 function numberExample(schema: SchemaObject, fieldName: string | undefined): number {

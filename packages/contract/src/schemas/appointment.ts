@@ -29,7 +29,11 @@ export type V1Appointment = z.infer<typeof V1Appointment>;
 
 export const V1AppointmentCreate = z
   .strictObject({
-    eventType: NameText.min(1).optional().openapi({ description: 'An event type `value`, e.g. `pick_up`' }),
+    eventType: NameText.min(1).optional().openapi({
+      description: 'An event type `value`, e.g. `pick_up`',
+      // A facility event needs neither car nor customer, so the example is accepted as shown.
+      example: 'facility_walkthrough',
+    }),
     eventTypeId: Uuid.optional(),
     appointmentTypeId: Uuid.optional().openapi({ description: 'Instead of an event type: a saved appointment type' }),
     startAt: TimestampWithOffset,

@@ -1,7 +1,8 @@
+import { EXAMPLE_UUID } from '../openapi/schema-example.js';
 import { z } from '../zod.js';
 import { LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
-import { hasOneImageSource, imageUploadFields } from './image-upload.js';
+import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields } from './image-upload.js';
 import { teamRecord } from './team-record.js';
 
 export const V1CarEvent = teamRecord(
@@ -25,7 +26,8 @@ export const OCCURRED_AT_MAX_FUTURE_MS = 5 * 60 * 1000;
 
 export const V1CarEventCreate = z
   .strictObject({
-    activityType: NameText.min(1).openapi({ example: 'drop_off' }),
+    // Not `drop_off`: that needs a spot or zone, and an example names no record (so it is accepted as shown).
+    activityType: NameText.min(1).openapi({ example: 'inspection' }),
     parkingSpotId: Uuid.optional(),
     parkingZoneId: Uuid.optional(),
     notes: LongText.optional(),
@@ -59,5 +61,5 @@ export const V1CarPhotoCreate = z
     ...imageUploadFields,
   })
   .refine(...hasOneImageSource)
-  .openapi('V1CarPhotoCreate');
+  .openapi('V1CarPhotoCreate', { example: { sessionId: EXAMPLE_UUID, ...IMAGE_UPLOAD_EXAMPLE } });
 export type V1CarPhotoCreate = z.input<typeof V1CarPhotoCreate>;

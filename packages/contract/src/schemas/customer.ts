@@ -54,5 +54,8 @@ export const V1CustomerUpdate = z
     message: '`restore: true` cannot be combined with a `deletedAt` timestamp',
     path: ['restore'],
   })
-  .openapi('V1CustomerUpdate');
+  // An everyday change: `restore` and a `deletedAt` timestamp together are refused.
+  .openapi('V1CustomerUpdate', {
+    example: { companyName: 'Lovelace Motors', phone: '+15555550123', city: 'Chicago', isActive: true },
+  });
 export type V1CustomerUpdate = z.input<typeof V1CustomerUpdate>;

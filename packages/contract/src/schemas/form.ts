@@ -67,6 +67,12 @@ export const V1FormFieldInput = z
   .openapi('V1FormFieldInput');
 export type V1FormFieldInput = z.input<typeof V1FormFieldInput>;
 
+/** Fields as a form example shows them: `options` only on a choice (a text field with options is refused). */
+const FORM_FIELDS_EXAMPLE = [
+  { key: 'email', label: 'Email', type: 'email', required: true },
+  { key: 'interest', label: 'Interest', type: 'select', options: ['storage', 'detailing'] },
+];
+
 const FormFields = z
   .array(V1FormFieldInput)
   .max(MAX_FORM_FIELDS)
@@ -77,7 +83,10 @@ const FormFields = z
       seen.add(f.key);
     });
   })
-  .openapi({ description: `Up to ${MAX_FORM_FIELDS} fields with distinct keys, in display order` });
+  .openapi({
+    description: `Up to ${MAX_FORM_FIELDS} fields with distinct keys, in display order`,
+    example: FORM_FIELDS_EXAMPLE,
+  });
 
 export const V1Form = teamRecord(
   'V1Form',
@@ -134,9 +143,11 @@ export type V1FormSubmission = z.infer<typeof V1FormSubmission>;
 
 export const V1FormSubmissionCreate = z
   .strictObject({
-    values: z
-      .record(JsonKey, z.unknown())
-      .openapi({ description: 'Answers by field key, validated against the form’s fields' }),
+    values: z.record(JsonKey, z.unknown()).openapi({
+      description: 'Answers by field key, validated against the form’s fields',
+      // The answers to the form example's fields.
+      example: { email: 'jane.doe@example.com', interest: 'storage' },
+    }),
     respondentEmail: z.email().max(320).optional().openapi({
       description:
         'Default: the answer of the form’s first `email` field. Links or creates the customer (with `read:customers` and `write:customers`).',

@@ -31,6 +31,16 @@ export const imageUploadFields = {
   }),
 };
 
+/**
+ * The image part of an upload body's example: one source (the two together are refused), a real 1×1 PNG
+ * whose bytes match its type, so "Try it out" stores it as shown.
+ */
+export const IMAGE_UPLOAD_EXAMPLE = {
+  filename: 'front.png',
+  contentType: 'image/png',
+  base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+} as const;
+
 /** `.refine(...hasOneImageSource)`: exactly one of `base64` and `sourceUrl`. */
 /**
  * The query of an image sent as raw bytes (the `binary-upload` extension): the create body's fields, less

@@ -1,6 +1,6 @@
 import { z } from '../zod.js';
 import { Timestamp, Uuid } from './common.js';
-import { hasOneImageSource, imageUploadFields } from './image-upload.js';
+import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields } from './image-upload.js';
 import { teamRecord } from './team-record.js';
 
 export const V1MarketingAsset = z
@@ -33,7 +33,7 @@ export const V1MarketingAssetCreate = z
     ...imageUploadFields,
   })
   .refine(...hasOneImageSource)
-  .openapi('V1MarketingAssetCreate');
+  .openapi('V1MarketingAssetCreate', { example: { name: 'Spring open house banner', ...IMAGE_UPLOAD_EXAMPLE } });
 export type V1MarketingAssetCreate = z.input<typeof V1MarketingAssetCreate>;
 
 export const V1MarketingAssetUpdate = z

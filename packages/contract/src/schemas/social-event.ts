@@ -1,3 +1,4 @@
+import { EXAMPLE_UUID } from '../openapi/schema-example.js';
 import { z } from '../zod.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 import { allOptional, teamRecord } from './team-record.js';
@@ -94,7 +95,8 @@ export const V1SocialEventInviteCreate = z
     message: 'Send exactly one of customerId or contactId',
     path: ['customerId'],
   })
-  .openapi('V1SocialEventInviteCreate');
+  // An invite names its guest, so this example names a record: put one of your customers' ids in.
+  .openapi('V1SocialEventInviteCreate', { example: { customerId: EXAMPLE_UUID, note: 'Bring the Mustang' } });
 export type V1SocialEventInviteCreate = z.input<typeof V1SocialEventInviteCreate>;
 
 export const V1SocialEventRsvp = teamRecord(

@@ -77,6 +77,16 @@ const templateFields = {
   isActive: z.boolean().optional(),
 };
 
+/** An email template: an SMS one with a subject or HTML part is refused, so the example is an email. */
+const TEMPLATE_EXAMPLE = {
+  name: 'Spring open house',
+  channel: 'email',
+  subject: 'Your car, {{firstName}}',
+  body: 'Hi {{firstName}}, our open house is on May 3.',
+  htmlBody: '<p>Hi {{firstName}}, our open house is on May 3.</p>',
+  isActive: true,
+};
+
 export const V1TemplateCreate = z
   .strictObject(templateFields)
   .superRefine((b, ctx) => {
@@ -86,6 +96,7 @@ export const V1TemplateCreate = z
   })
   .openapi('V1TemplateCreate', {
     description: 'A template may be a draft (`{name, channel}`): what a send needs is checked when a step is sent',
+    example: TEMPLATE_EXAMPLE,
   });
 
 export const V1TemplateUpdate = z
@@ -93,4 +104,5 @@ export const V1TemplateUpdate = z
   .superRefine((b, ctx) => checkTemplateFields({ subject: b.subject, body: b.body, htmlBody: b.htmlBody }, ctx))
   .openapi('V1TemplateUpdate', {
     description: 'The channel rules are checked against the template as it would be saved',
+    example: TEMPLATE_EXAMPLE,
   });
