@@ -171,7 +171,7 @@ export class CarsPhotosResource extends CarsPhotosResourceExtension {
   /**
    * Attach one photo to a car's event session
    *
-   * One photo per request, as `base64` or as an https `sourceUrl` the server fetches. At most 3 MiB decoded (413). `contentType` must be an image type matching the bytes (JPEG, PNG, GIF, WebP, HEIC/AVIF). `sessionId` must be the session of one of this car's events.
+   * One photo per request, as `base64` or as an https `sourceUrl` the server fetches. At most 3 MiB decoded (413). `contentType` must be an image type matching the bytes (JPEG, PNG, GIF, WebP, HEIC/AVIF). `sessionId` must be the session of one of this car's events, or of an appointment whose `carId` is this car.
    *
    * `POST /cars/{carId}/photos` - scopes: `read:cars` and `write:cars`
    */
@@ -468,7 +468,7 @@ export class CustomersResource extends APIResource {
   /**
    * List customers
    *
-   * Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`; a sync passes it so deletions reach the mirror.
+   * Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`, or unless `updatedAfter` is sent: an incremental sync then gets them with `deletedAt` set, so deletions reach its mirror (`includeDeleted=false` hides them again).
    *
    * `GET /customers` - scopes: `read:customers`
    */
