@@ -1,4 +1,10 @@
-import { ALL_SCOPES, EXTENSIONS_HEADER, type V1Event, type V1WebhookDelivery } from '@vsf/contract';
+import {
+  ALL_SCOPES,
+  EXTENSIONS_HEADER,
+  type V1Event,
+  type V1WebhookDelivery,
+  WEBHOOK_MAX_ENDPOINTS_PER_TEAM,
+} from '@vsf/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
@@ -495,6 +501,71 @@ describe("an endpoint's standing is its key's", () => {
     expect(sent).toBe(2);
     await server.admin('PATCH', `/teams/${owner.id}`, { apiEnabled: true });
     await deliverUntil(() => at('/standing-switch').length === 3);
+  });
+});
+
+describe('fair delivery', () => {
+  it("one team's 40 endpoints that never answer do not delay another team's healthy delivery (within 2 s)", async () => {
+    const dead = await team();
+    const healthy = await team();
+    const deadPaths = Array.from({ length: 40 }, (_, n) => `/fair-dead-${n}`);
+    // Held far past the 10 s timeout: each attempt holds its slot for the whole timeout.
+    for (const path of deadPaths) receiver.on(path, () => ({ status: 200, delayMs: 60_000 }));
+    for (const path of deadPaths) await createHook(dead.api, path);
+    await createHook(healthy.api, '/fair-healthy');
+    // A backlog first: every dead endpoint has deliveries due, older than anything of the healthy team.
+    for (let i = 0; i < 5; i++) await ok(dead.api, 'POST', '/locations', { name: `Backlog ${i}` });
+    const atDead = () => receiver.received.filter((r) => r.path.startsWith('/fair-dead-'));
+    // The production timings (10 s timeout, default caps), with a short poll so the test need not wait a second.
+    const options = { ...DEFAULT_WEBHOOK_OPTIONS, allowHttpLoopback: true, pollIntervalMs: 25, teams: ourTeams };
+    const dispatcher = new WebhookDispatcher(
+      { db: server.db, now: () => new Date(), events: server.services.events },
+      options,
+    );
+    dispatcher.start();
+    try {
+      const busy = Date.now() + 10_000;
+      while (atDead().length < options.perTeamConcurrency && Date.now() < busy) await sleep(10);
+      const started = Date.now();
+      const car = await ok(healthy.api, 'POST', '/cars', { year: 1964, make: 'Porsche', model: '911' });
+      while (at('/fair-healthy').length === 0 && Date.now() - started < 5_000) await sleep(10);
+      const took = Date.now() - started;
+      expect(events(at('/fair-healthy')).map((e) => e.recordId)).toEqual([car.id]);
+      expect(took).toBeLessThan(2_000);
+      // The dead team holds its share of the attempts, a few per endpoint, and no more.
+      const held = atDead();
+      expect(held.length).toBe(options.perTeamConcurrency);
+      const perEndpoint = new Map<string, number>();
+      for (const r of held) perEndpoint.set(r.path, (perEndpoint.get(r.path) ?? 0) + 1);
+      expect(Math.max(...perEndpoint.values())).toBeLessThanOrEqual(options.perEndpointConcurrency);
+    } finally {
+      await dispatcher.stop();
+    }
+    // Stopping cut the held attempts short and gave their deliveries back, untried.
+    const log = await deliveries(dead.api, (await ok(dead.api, 'GET', '/webhooks'))[0].id);
+    expect(log.data.every((d) => d.status === 'pending' && d.attempts === 0)).toBe(true);
+  });
+
+  it(`a team has at most ${WEBHOOK_MAX_ENDPOINTS_PER_TEAM} endpoints: one more is a 409`, async () => {
+    const { api } = await team();
+    const made = [];
+    for (let n = 0; n < WEBHOOK_MAX_ENDPOINTS_PER_TEAM; n++) {
+      made.push(await ok(api, 'POST', '/webhooks', { url: `https://hooks.example.com/${n}`, eventTypes: ['*'] }));
+    }
+    await ok(api, 'PATCH', `/webhooks/${made[0].id}`, { enabled: false });
+    const over = await api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/over', eventTypes: ['*'] } });
+    expect(over.status).toBe(409);
+    expect(isApiError(over.body)).toBe(true);
+    expect(over.body).toMatchObject({
+      code: 'conflict',
+      details: { reason: 'webhook_endpoint_limit', limit: WEBHOOK_MAX_ENDPOINTS_PER_TEAM },
+    });
+    expect(over.body.error).toMatch(/delete one/);
+    expect((await api('GET', '/webhooks')).body.total).toBe(WEBHOOK_MAX_ENDPOINTS_PER_TEAM);
+    await ok(api, 'DELETE', `/webhooks/${made[1].id}`);
+    expect(
+      (await api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/in', eventTypes: ['*'] } })).status,
+    ).toBe(201);
   });
 });
 

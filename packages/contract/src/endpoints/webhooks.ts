@@ -8,6 +8,7 @@ import {
   V1WebhookDelivery,
   V1WebhookUpdate,
   WEBHOOK_MAX_CONSECUTIVE_FAILURES,
+  WEBHOOK_MAX_ENDPOINTS_PER_TEAM,
   WEBHOOK_RETRY_WINDOW_HOURS,
   WebhookDeliveriesQuery,
   WebhooksQuery,
@@ -24,7 +25,7 @@ const webhooks = defineResource(v1, {
   createBody: V1WebhookCreate,
   updateBody: V1WebhookUpdate,
   create: {
-    description: `The team’s events of the chosen types are POSTed to \`url\` as they happen, each the event exactly as \`GET /events\` shows it, with \`Vsf-Event-Id\` and \`Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>\`. The endpoint acts with the standing of the key that creates it: it is sent only events of records that key can read (its read scopes then, less any it loses later), nothing while the team's API is off (deliveries resume when it is on again), and it is disabled, with the reason, when that key is revoked or expires. Deliveries are at least once (dedupe by the event id); a non-2xx answer, a 10 s timeout or a connection error is retried with exponential backoff for ${WEBHOOK_RETRY_WINDOW_HOURS} h, after which the endpoint is disabled, as it is after ${WEBHOOK_MAX_CONSECUTIVE_FAILURES} failed attempts in a row. The \`secret\` is in this response only.`,
+    description: `The team’s events of the chosen types are POSTed to \`url\` as they happen, each the event exactly as \`GET /events\` shows it, with \`Vsf-Event-Id\` and \`Vsf-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>\`. The endpoint acts with the standing of the key that creates it: it is sent only events of records that key can read (its read scopes then, less any it loses later), nothing while the team's API is off (deliveries resume when it is on again), and it is disabled, with the reason, when that key is revoked or expires. Deliveries are at least once (dedupe by the event id); a non-2xx answer, a 10 s timeout or a connection error is retried with exponential backoff for ${WEBHOOK_RETRY_WINDOW_HOURS} h, after which the endpoint is disabled, as it is after ${WEBHOOK_MAX_CONSECUTIVE_FAILURES} failed attempts in a row. Deliveries are shared fairly: a few attempts at a time per endpoint and per team, so a receiver that never answers delays no other team's. A team has at most ${WEBHOOK_MAX_ENDPOINTS_PER_TEAM} endpoints, enabled or not: one more is a 409 \`conflict\` (\`details.reason: "webhook_endpoint_limit"\`). The \`secret\` is in this response only.`,
     response: 'The endpoint, with its signing secret (shown only here)',
   },
   update: {

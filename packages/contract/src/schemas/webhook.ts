@@ -10,6 +10,11 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const MAX_WEBHOOK_EVENT_TYPES = 50;
 /** How long a delivery is retried after its first attempt before it is `failed` (24 h). */
 export const WEBHOOK_RETRY_WINDOW_HOURS = 24;
+/**
+ * The most endpoints one team may have (enabled or not): deliveries are shared fairly between teams, and a
+ * cap keeps one team's fan-out and retries bounded. Creating one more answers 409.
+ */
+export const WEBHOOK_MAX_ENDPOINTS_PER_TEAM = 50;
 /** Failed attempts in a row after which an endpoint is disabled. */
 export const WEBHOOK_MAX_CONSECUTIVE_FAILURES = 50;
 

@@ -159,39 +159,93 @@ export interface ClaimedDelivery {
   leaseToken: string;
 }
 
+/** How many attempts may be under way at once, across every instance (counted by their live leases). */
+export interface ClaimCaps {
+  /** Attempts at one endpoint: a receiver that never answers ties up no more than this. */
+  perEndpoint: number;
+  /** Attempts for one team's endpoints together: its share of what the dispatchers can do at once. */
+  perTeam: number;
+}
+
 /**
- * Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`, in one statement. `SKIP
- * LOCKED` lets instances claiming at once take different rows without waiting on each other, and the lease
- * keeps a row theirs while the POST runs outside any transaction; an instance that dies mid-attempt loses
- * it when it lapses, and another retries the delivery.
+ * Leases up to `limit` due deliveries of endpoints that may be sent anything now (whereDeliverable's rules:
+ * a team's API off pauses them) until `leaseUntil`, in one statement, sharing them fairly: at most
+ * `perEndpoint` attempts under way per endpoint and `perTeam` per team, counting those other passes and
+ * instances have under way (live leases), and taken round-robin across teams (each team's oldest first,
+ * then each team's second…), so one team's backlog or dead receivers never stand before another's.
+ * `SKIP LOCKED` lets instances claiming at once take different rows without waiting on each other, and the
+ * lease keeps a row theirs while the POST runs outside any transaction; an instance that dies mid-attempt
+ * loses it when it lapses, and another retries the delivery. Two instances claiming at the same moment may
+ * each count the other's leases as not yet there: the caps are exact per instance, approximate across them.
  */
 export async function claimDueDeliveries(
   db: Executor,
-  options: { now: Date; leaseUntil: Date; limit: number; teams?: ReadonlySet<string> | undefined },
+  options: {
+    now: Date;
+    leaseUntil: Date;
+    limit: number;
+    caps: ClaimCaps;
+    teams?: ReadonlySet<string> | undefined;
+  },
 ): Promise<ClaimedDelivery[]> {
   const leaseToken = randomUUID();
   const teams = options.teams ? [...options.teams] : undefined;
-  if (teams?.length === 0) return [];
-  // Only deliveries that may go out now (whereDeliverable's rules): a team's API off pauses them.
+  if (teams?.length === 0 || options.limit <= 0) return [];
+  const { now, caps } = options;
   const { rows } = (await db.raw(
-    `update webhook_deliveries d set lease_until = ?, lease_token = ?
-     from webhooks w left join api_keys k on k.id = w.api_key_id
-     where w.id = d.webhook_id and d.id in (
-       select due.id from webhook_deliveries due
-         join webhooks hook on hook.id = due.webhook_id
-         join teams team on team.id = due.team_id
+    `with busy as (
+       select webhook_id, team_id, count(*)::int as n from webhook_deliveries
+       where lease_until is not null and lease_until >= ? group by webhook_id, team_id
+     ),
+     busy_team as (select team_id, sum(n)::int as n from busy group by team_id),
+     candidates as (
+       select due.id, due.next_attempt_at, hook.team_id, due.nth + coalesce(bh.n, 0) as endpoint_load
+       from webhooks hook
+         join teams team on team.id = hook.team_id
          left join api_keys hook_key on hook_key.id = hook.api_key_id
-       where due.status = 'pending' and due.next_attempt_at <= ?
-         and (due.lease_until is null or due.lease_until < ?) and hook.enabled and team.api_enabled
+         left join busy bh on bh.webhook_id = hook.id
+         cross join lateral (
+           select d2.id, d2.next_attempt_at, row_number() over (order by d2.next_attempt_at, d2.id) as nth
+           from webhook_deliveries d2
+           where d2.webhook_id = hook.id and d2.status = 'pending' and d2.next_attempt_at <= ?
+             and (d2.lease_until is null or d2.lease_until < ?)
+           order by d2.next_attempt_at, d2.id
+           limit ?
+         ) due
+       where hook.enabled and team.api_enabled
          and (hook.api_key_id is null or (hook_key.revoked_at is null
            and (hook_key.expires_at is null or hook_key.expires_at > ?)))
-         ${teams ? `and due.team_id in (${teams.map(() => '?').join(', ')})` : ''}
-       order by due.next_attempt_at
-       limit ?
-       for update of due skip locked)
+         ${teams ? `and hook.team_id in (${teams.map(() => '?').join(', ')})` : ''}
+     ),
+     fair as (
+       select c.id, c.next_attempt_at,
+         row_number() over (partition by c.team_id order by c.next_attempt_at, c.id) + coalesce(bt.n, 0) as team_load
+       from candidates c left join busy_team bt on bt.team_id = c.team_id
+       where c.endpoint_load <= ?
+     )
+     update webhook_deliveries d set lease_until = ?, lease_token = ?
+     from webhooks w left join api_keys k on k.id = w.api_key_id
+     where w.id = d.webhook_id and d.id in (
+       select x.id from webhook_deliveries x
+       where x.id in (select id from fair where team_load <= ? order by team_load, next_attempt_at limit ?)
+         and x.status = 'pending' and (x.lease_until is null or x.lease_until < ?)
+       for update of x skip locked)
      returning d.id, d.team_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.attempts, d.first_attempt_at,
        w.url, w.secret, w.read_scopes, w.api_key_id, k.scopes as key_scopes`,
-    [options.leaseUntil, leaseToken, options.now, options.now, options.now, ...(teams ?? []), options.limit],
+    [
+      now,
+      now,
+      now,
+      caps.perEndpoint,
+      now,
+      ...(teams ?? []),
+      caps.perEndpoint,
+      options.leaseUntil,
+      leaseToken,
+      caps.perTeam,
+      options.limit,
+      now,
+    ],
   )) as { rows: Record<string, unknown>[] };
   return rows.map((row) => ({
     id: String(row.id),
@@ -208,6 +262,13 @@ export async function claimDueDeliveries(
     keyScopes: keyScopesOf(row),
     leaseToken,
   }));
+}
+
+/** Gives a claimed delivery back untried (this instance is stopping): another pass, anywhere, takes it. */
+export async function releaseLease(db: Executor, claimed: ClaimedDelivery): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: claimed.id, lease_token: claimed.leaseToken })
+    .update({ lease_until: null, lease_token: null });
 }
 
 export interface AttemptRecord {

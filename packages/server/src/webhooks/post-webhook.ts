@@ -16,6 +16,8 @@ export interface PostWebhookOptions {
   allowHttpLoopback: boolean;
   /** DNS, injectable so tests need no network; the system resolver by default. */
   resolve?: ((hostname: string) => Promise<string[]>) | undefined;
+  /** Ends the attempt early (the dispatcher is stopping); the result is then a failure to give back. */
+  signal?: AbortSignal | undefined;
 }
 
 const systemResolve = async (hostname: string) =>
@@ -36,6 +38,9 @@ export async function postWebhook(
   const url = new URL(target.url);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const stop = () => controller.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted) controller.abort();
   const timedOut = `Timed out after ${options.timeoutMs / 1000} s`;
   try {
     let address: string;
@@ -61,6 +66,7 @@ export async function postWebhook(
     return failed(code ? `Connection failed (${code})` : 'Connection failed');
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
   }
 }
 

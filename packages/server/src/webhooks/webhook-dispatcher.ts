@@ -6,6 +6,7 @@ import {
   disableEndpointsOfLostKeys,
   dropDelivery,
   recordAttempt,
+  releaseLease,
 } from '../repositories/webhook-deliveries.js';
 import { effectiveReadScopes, missingScopeForEvent } from './event-read-scopes.js';
 import { postWebhook } from './post-webhook.js';
@@ -36,48 +37,83 @@ export interface PassResult {
  */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<unknown> | undefined;
+  private passing: Promise<void> | undefined;
+  /** A wake-up came while a pass ran: run another as soon as it ends. */
+  private again = false;
   private running = false;
   /** Bumped by every start: a pass of an earlier start that ends after a restart schedules nothing. */
   private generation = 0;
+  private onError: (error: unknown) => void = () => {};
+  /** The attempts under way, each holding one of `concurrency` slots until its own answer or timeout. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Aborted by `stop`: attempts under way end at once and give their deliveries back. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly deps: DispatcherDeps,
     private readonly options: WebhookOptions,
   ) {}
 
-  /** Runs passes in the background until `stop`: at once while there is work, else every poll interval. */
+  /**
+   * Runs passes in the background until `stop`: at once while there is work and a free slot, when an attempt
+   * ends (its slot is free), else every poll interval. A pass starts its attempts and does not wait for them,
+   * so a receiver that never answers holds its own slot, not the next pass.
+   */
   start(onError: (error: unknown) => void = () => {}): void {
     if (this.running) return;
     this.running = true;
-    const generation = ++this.generation;
-    const loop = (delay: number) => {
-      this.timer = setTimeout(() => {
-        const pass = this.runOnce().then(
-          (result) => result.more || result.created + result.attempted > 0,
-          (error: unknown) => {
-            onError(error);
-            return false;
-          },
-        );
-        this.pass = pass;
-        void pass.then((busy) => {
-          if (this.running && generation === this.generation) loop(busy ? 0 : this.options.pollIntervalMs);
-        });
-      }, delay);
-    };
-    loop(0);
+    this.onError = onError;
+    this.stopping = new AbortController();
+    this.generation++;
+    this.schedule(0);
   }
 
-  /** Stops the background passes; resolves once the one under way (its attempts at most a timeout) ends. */
+  /** Stops the background passes; attempts under way are cut short and their deliveries given back. */
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
-    await this.pass;
+    this.stopping.abort();
+    await this.passing;
+    await Promise.all(this.inFlight);
   }
 
-  /** One pass, as the background loop runs it; tests call it to deliver now. */
+  private schedule(delay: number): void {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    const generation = this.generation;
+    this.timer = setTimeout(() => void this.tick(generation), delay);
+  }
+
+  private async tick(generation: number): Promise<void> {
+    if (!this.running || generation !== this.generation) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    let busy = false;
+    this.passing = this.pass().then(
+      ({ result }) => {
+        busy = result.more || result.created + result.attempted > 0;
+      },
+      (error: unknown) => this.onError(error),
+    );
+    await this.passing;
+    this.passing = undefined;
+    if (!this.running || generation !== this.generation) return;
+    const room = this.inFlight.size < this.options.concurrency;
+    this.schedule((busy || this.again) && room ? 0 : this.options.pollIntervalMs);
+    this.again = false;
+  }
+
+  /** One pass, as the background loop runs it, waiting for its attempts too; tests call it to deliver now. */
   async runOnce(): Promise<PassResult> {
+    const { result, attempts } = await this.pass();
+    await Promise.all(attempts);
+    return result;
+  }
+
+  /** Fans new events out, then starts attempts of due deliveries into this instance's free slots. */
+  private async pass(): Promise<{ result: PassResult; attempts: Promise<void>[] }> {
     // An endpoint acts with its key's standing: a key revoked or expired since takes its endpoints down.
     await disableEndpointsOfLostKeys(this.deps.db, this.deps.now(), this.options.teams);
     const { created, more } = await fanOut(this.deps, this.options.teams);
@@ -86,11 +122,24 @@ export class WebhookDispatcher {
       now,
       // Past the attempt's own deadline, with room to record it: only a dead instance's lease lapses.
       leaseUntil: new Date(now.getTime() + 2 * this.options.timeoutMs + 5_000),
-      limit: this.options.batchSize,
+      limit: this.options.concurrency - this.inFlight.size,
+      caps: { perEndpoint: this.options.perEndpointConcurrency, perTeam: this.options.perTeamConcurrency },
       teams: this.options.teams,
     });
-    await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
-    return { created, attempted: claimed.length, more };
+    const attempts = claimed.map((delivery) => this.track(this.attempt(delivery)));
+    return { result: { created, attempted: claimed.length, more }, attempts };
+  }
+
+  /** Holds a slot while the attempt runs; its end frees the slot and wakes the loop for what waits. */
+  private track(attempt: Promise<void>): Promise<void> {
+    const tracked: Promise<void> = attempt
+      .catch((error: unknown) => this.onError(error))
+      .finally(() => {
+        this.inFlight.delete(tracked);
+        if (this.running) this.schedule(0);
+      });
+    this.inFlight.add(tracked);
+    return tracked;
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -120,8 +169,14 @@ export class WebhookDispatcher {
         timeoutMs: this.options.timeoutMs,
         allowHttpLoopback: this.options.allowHttpLoopback,
         resolve: this.deps.resolve,
+        signal: this.stopping.signal,
       },
     );
+    // Cut short by `stop`: not the receiver's failure. Given back, it is tried again at once, anywhere.
+    if (this.stopping.signal.aborted && !result.ok) {
+      await releaseLease(this.deps.db, delivery);
+      return;
+    }
     const now = this.deps.now();
     const firstAttemptAt = delivery.firstAttemptAt ?? started;
     const next = new Date(now.getTime() + retryDelayMs(delivery.attempts + 1, this.options));

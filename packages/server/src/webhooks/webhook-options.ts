@@ -17,8 +17,15 @@ export interface WebhookOptions {
   retryWindowMs: number;
   /** Failed attempts in a row that disable an endpoint. */
   maxConsecutiveFailures: number;
-  /** Deliveries one pass of one instance attempts at once. */
-  batchSize: number;
+  /**
+   * Attempts one instance has under way at once. Each holds its slot only until its own answer or timeout:
+   * a pass starts attempts into the free slots and does not wait for them.
+   */
+  concurrency: number;
+  /** Attempts under way at one endpoint, across instances: a receiver that never answers holds no more. */
+  perEndpointConcurrency: number;
+  /** Attempts under way for one team's endpoints together, across instances: its share of the dispatchers. */
+  perTeamConcurrency: number;
   /**
    * Serve only these teams' endpoints (read at each pass); every team when absent. For tests that share a
    * PostgreSQL database with other suites, whose endpoints they must leave alone.
@@ -35,5 +42,7 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
   timeoutMs: 10_000,
   retryWindowMs: WEBHOOK_RETRY_WINDOW_HOURS * 3_600_000,
   maxConsecutiveFailures: WEBHOOK_MAX_CONSECUTIVE_FAILURES,
-  batchSize: 20,
+  concurrency: 32,
+  perEndpointConcurrency: 4,
+  perTeamConcurrency: 8,
 };

@@ -9,9 +9,10 @@ import type {
   V1WebhookCreated,
   V1WebhookDelivery,
 } from '@vsf/contract';
-import { forbidden, validationFailed } from '../../errors/api-http-error.js';
+import { WEBHOOK_MAX_ENDPOINTS_PER_TEAM } from '@vsf/contract';
+import { conflict, forbidden, validationFailed } from '../../errors/api-http-error.js';
 import { feedHead } from '../../repositories/team-events.js';
-import type { Changes, ListResult } from '../../repositories/team-scoped-table.js';
+import type { Changes, Executor, ListResult } from '../../repositories/team-scoped-table.js';
 import { disableEndpointsOfLostKeys } from '../../repositories/webhook-deliveries.js';
 import { type WebhookRow, webhookDeliveriesTable } from '../../repositories/webhook-tables.js';
 import { EVENT_RESOURCES, readableEventTypes } from '../../webhooks/event-read-scopes.js';
@@ -68,6 +69,19 @@ function checkMayChange(endpoint: WebhookRow, scopes: unknown): void {
   if (missing) throw forbidden(`Missing scope: ${missing} (the endpoint delivers events it can read)`);
 }
 
+/**
+ * Counted after the insert, in its transaction: a concurrent create in the same team waits on the team's
+ * row count (migration 023's trigger) until this one commits, so two at the cap cannot both get in.
+ */
+async function checkEndpointCount(trx: Executor, teamId: string): Promise<void> {
+  const [row] = (await trx('webhooks').where({ team_id: teamId }).count({ n: '*' })) as { n: number | string }[];
+  if (Number(row?.n ?? 0) <= WEBHOOK_MAX_ENDPOINTS_PER_TEAM) return;
+  throw conflict(
+    `This team has ${WEBHOOK_MAX_ENDPOINTS_PER_TEAM} webhook endpoints, the most it may have; delete one it no longer needs (GET /webhooks lists them) or send more event types to one endpoint`,
+    { reason: 'webhook_endpoint_limit', limit: WEBHOOK_MAX_ENDPOINTS_PER_TEAM },
+  );
+}
+
 /** `*` covers every type; a type named twice is stored once. */
 const normalized = (types: readonly string[]) => (types.includes('*') ? ['*'] : [...new Set(types)]);
 
@@ -112,24 +126,28 @@ export class Webhooks extends TeamResource<V1Webhook, WebhookRow> {
     const now = this.deps.now();
     // Events from now on: the endpoint starts at the end of the team's feed.
     const { lastCursor } = await feedHead(this.deps.db, teamId);
-    const row = await this.table.insert(
-      this.deps.db,
-      teamId,
-      {
-        id: randomUUID(),
-        url: body.url,
-        description: body.description ?? null,
-        eventTypes: normalized(body.eventTypes),
-        enabled: body.enabled ?? true,
-        disabledReason: null,
-        secret: newWebhookSecret(),
-        readScopes: [...(scopes as ReadonlySet<string>)].filter((scope) => scope.startsWith('read:')).sort(),
-        cursor: lastCursor,
-        consecutiveFailures: 0,
-        apiKeyId: keyId,
-      },
-      now,
-    );
+    const row = await this.deps.db.transaction(async (trx) => {
+      const inserted = await this.table.insert(
+        trx,
+        teamId,
+        {
+          id: randomUUID(),
+          url: body.url,
+          description: body.description ?? null,
+          eventTypes: normalized(body.eventTypes),
+          enabled: body.enabled ?? true,
+          disabledReason: null,
+          secret: newWebhookSecret(),
+          readScopes: [...(scopes as ReadonlySet<string>)].filter((scope) => scope.startsWith('read:')).sort(),
+          cursor: lastCursor,
+          consecutiveFailures: 0,
+          apiKeyId: keyId,
+        },
+        now,
+      );
+      await checkEndpointCount(trx, teamId);
+      return inserted;
+    });
     return { ...present(row), secret: row.secret };
   }
 
