@@ -1,4 +1,5 @@
 import type { CoreEndpoints } from '@vsf/contract';
+import { isConnectorRequest } from '../connector-request.js';
 import type { SpecialHandlers } from '../handler.js';
 import { presentedApiKey } from '../request-credentials.js';
 
@@ -20,7 +21,9 @@ export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
     // A long poll ends when its client leaves.
     const left = new AbortController();
     res.on('close', () => left.abort());
-    // A long poll answers on the key's standing when it answers, not when it came in.
-    return services.events.list(auth, query, left.signal, () => services.auth.authenticate(presentedApiKey(req)));
+    // A long poll answers on the credential's standing when it answers, not when it came in: checked again
+    // exactly as the request's authentication checked it (an assistant's token only on a connector call).
+    const recheck = () => services.auth.authenticate(presentedApiKey(req), { connector: isConnectorRequest(req) });
+    return services.events.list(auth, query, left.signal, recheck);
   },
 };
