@@ -124,7 +124,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
       );
       return;
     }
-    const body = await readJsonBody(req, deps.bodyTimeouts);
+    const body = await readJsonBody(req, deps.bodyTimeouts, undefined, { checkSafety: false });
     const call: CallContext = {
       token: token as string,
       remoteAddress: clientAddress(req),
