@@ -8,6 +8,7 @@ import { ALL_SCOPES } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../src/db/connect-database.js';
 import { apiCaller } from './support/api-caller.js';
+import { connectAssistant } from './support/assistant-client.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
 
@@ -169,6 +170,20 @@ describe('vsf-server admin commands', () => {
     return JSON.parse(stdout);
   };
 
+  /** The CLI with `input` on its stdin and extra environment; resolves with stdout and stderr, or rejects. */
+  const cliWith = async (options: { input?: string; env?: Record<string, string> }, ...args: string[]) => {
+    const running = run(tsx, [bin, ...args], {
+      env: {
+        ...process.env,
+        VSF_ADMIN_TOKEN: adminToken,
+        VSF_ADMIN_URL: `${server.url}/admin/v1`,
+        ...options.env,
+      },
+    });
+    running.child.stdin?.end(options.input ?? '');
+    return running;
+  };
+
   beforeAll(async () => {
     server = await start({ VSF_DATA_DIR: 'memory://', VSF_ADMIN_TOKEN: adminToken });
   }, 120_000);
@@ -191,6 +206,125 @@ describe('vsf-server admin commands', () => {
     await cli('keys', 'revoke', key.id);
     expect((await api('GET', '/cars')).body.error).toBe('API key revoked');
   }, 120_000);
+
+  it('adds members with a password from stdin or the environment, never from argv, and lists, updates and deletes them', async () => {
+    const team = await cli('teams', 'create', 'Member Motors');
+    const password = 'correct horse battery staple';
+    // As an operator pipes it from a secret store: one line, its newline not part of the password.
+    const created = await cliWith(
+      { input: `${password}\n` },
+      ...['members', 'create', team.id, '--email', 'Sam@Example.com', '--scopes', 'read:cars,write:cars'],
+      '--password-stdin',
+    );
+    const sam = JSON.parse(created.stdout);
+    expect(sam).toMatchObject({ teamId: team.id, email: 'sam@example.com', scopes: ['read:cars', 'write:cars'] });
+    expect(created.stdout).not.toContain(password);
+    const fromEnv = JSON.parse(
+      (
+        await cliWith(
+          { env: { VSF_MEMBER_PASSWORD: 'another long password' } },
+          ...['members', 'create', team.id, '--email', 'kim@example.com', '--scopes', 'none'],
+        )
+      ).stdout,
+    );
+    expect(fromEnv.scopes).toEqual([]);
+
+    // Refusals, side by side: no password source and no terminal (before any request, saying what to use);
+    // the server's length rule with its reason, the short password not echoed; an email already in use.
+    const failure = (running: Promise<unknown>) =>
+      running.then(
+        () => '',
+        (error: { stderr: string }) => error.stderr,
+      );
+    const [noSource, short, taken] = await Promise.all([
+      failure(cliWith({}, 'members', 'create', team.id, '--email', 'lee@example.com', '--scopes', 'all')),
+      failure(
+        cliWith(
+          { input: 'shorty\n' },
+          ...['members', 'create', team.id, '--email', 'lee@example.com', '--scopes', 'all', '--password-stdin'],
+        ),
+      ),
+      failure(
+        cliWith(
+          { input: `${password}\n` },
+          ...['members', 'create', team.id, '--email', 'sam@example.com', '--scopes', 'all', '--password-stdin'],
+        ),
+      ),
+    ]);
+    expect(noSource).toContain('--password-stdin');
+    expect(noSource).toContain('VSF_MEMBER_PASSWORD');
+    expect(short).toContain('Use at least 8 characters');
+    expect(short).not.toContain('shorty');
+    expect(taken).toContain('409');
+
+    const listed = await cli('members', 'list', team.id);
+    expect(listed.map((m: { email: string }) => m.email)).toEqual(['sam@example.com', 'kim@example.com']);
+    expect(JSON.stringify(listed)).not.toContain(password);
+
+    // The member signs an assistant in with the password that came through stdin.
+    const assistant = await connectAssistant(server.url, { email: 'sam@example.com', password });
+    expect((await assistant.client.listTools()).tools.map((t) => t.name)).toContain('create_car');
+
+    // By email or id; new scopes narrow what the assistant sees at once.
+    const narrowed = await cli('members', 'update', team.id, 'SAM@example.com', '--scopes', 'read:cars');
+    expect(narrowed).toMatchObject({ id: sam.id, scopes: ['read:cars'] });
+    const tools = (await assistant.client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('list_cars');
+    expect(tools).not.toContain('create_car');
+    await expect(cliWith({}, 'members', 'update', team.id, sam.id)).rejects.toMatchObject({
+      stderr: expect.stringContaining('Nothing to change'),
+    });
+
+    // A new password ends the grants the member gave.
+    const [grant] = await cli('grants', 'list', team.id);
+    expect(grant).toMatchObject({ memberEmail: 'sam@example.com', clientName: 'Test Assistant', revokedAt: null });
+    await cliWith({ input: 'a brand new password\n' }, 'members', 'update', team.id, sam.id, '--password-stdin');
+    const [ended] = await cli('grants', 'list', team.id);
+    expect(ended.revokedAt).not.toBeNull();
+    await expect(assistant.client.listTools()).rejects.toThrow();
+    await assistant.client.close().catch(() => {});
+    // The old password no longer signs in; the new one does.
+    await expect(connectAssistant(server.url, { email: 'sam@example.com', password })).rejects.toThrow();
+    const again = await connectAssistant(server.url, { email: 'sam@example.com', password: 'a brand new password' });
+    await again.client.close();
+
+    expect(await cli('members', 'delete', team.id, 'kim@example.com')).toEqual({ id: fromEnv.id, deleted: true });
+    expect((await cli('members', 'list', team.id)).map((m: { id: string }) => m.id)).toEqual([sam.id]);
+    await expect(cliWith({}, 'members', 'delete', team.id, 'kim@example.com')).rejects.toMatchObject({
+      stderr: expect.stringContaining('No member with email kim@example.com'),
+    });
+  }, 180_000);
+
+  it("lists a team's assistant grants and revokes one: the assistant is refused on its next request", async () => {
+    const team = await cli('teams', 'create', 'Grant Motors');
+    const member = { email: 'grants@example.com', password: 'correct horse battery staple' };
+    await cliWith(
+      { input: `${member.password}\n` },
+      ...['members', 'create', team.id, '--email', member.email, '--scopes', 'all', '--password-stdin'],
+    );
+    expect(await cli('grants', 'list', team.id)).toEqual([]);
+    const { client } = await connectAssistant(server.url, member, { tick: () => ['read:cars'] });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('list_cars');
+
+    const grants = await cli('grants', 'list', team.id);
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toMatchObject({
+      teamId: team.id,
+      memberEmail: member.email,
+      clientName: 'Test Assistant',
+      scopes: ['read:cars'],
+      revokedAt: null,
+    });
+    const revoked = await cli('grants', 'revoke', team.id, grants[0].id);
+    expect(revoked).toMatchObject({ id: grants[0].id, revokedAt: expect.any(String) });
+    await expect(client.listTools()).rejects.toThrow();
+    await client.close().catch(() => {});
+    // Another team's id for the grant is not found.
+    const other = await cli('teams', 'create', 'Other Motors');
+    await expect(cliWith({}, 'grants', 'revoke', other.id, grants[0].id)).rejects.toMatchObject({
+      stderr: expect.stringContaining('404'),
+    });
+  }, 180_000);
 
   it('fails with a clear message when the admin token is wrong', async () => {
     const failed = run(tsx, [bin, 'teams', 'list'], {

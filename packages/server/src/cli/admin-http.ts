@@ -1,3 +1,5 @@
+import { MAX_PAGE_SIZE } from '@vsf/contract';
+
 /** Talks to a running server's admin API: PGlite is single-process, so the CLI never opens the database itself. */
 export interface AdminTarget {
   url: string;
@@ -16,6 +18,25 @@ export function adminTarget(options: { url?: string; token?: string }): AdminTar
 }
 
 export async function adminRequest<T>(target: AdminTarget, method: string, path: string, body?: unknown): Promise<T> {
+  return (await adminResponse<{ data: T }>(target, method, path, body)).data;
+}
+
+/** Every record of a paginated admin list (`{ data, page, limit, total }`), walking its pages in order. */
+export async function adminList<T>(target: AdminTarget, path: string): Promise<T[]> {
+  const records: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const separator = path.includes('?') ? '&' : '?';
+    const body = await adminResponse<{ data: T[]; total: number }>(
+      target,
+      'GET',
+      `${path}${separator}page=${page}&limit=${MAX_PAGE_SIZE}`,
+    );
+    records.push(...body.data);
+    if (body.data.length === 0 || records.length >= body.total) return records;
+  }
+}
+
+async function adminResponse<T>(target: AdminTarget, method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${target.url}${path}`, {
@@ -28,10 +49,10 @@ export async function adminRequest<T>(target: AdminTarget, method: string, path:
       `Cannot reach the server at ${target.url} (${(error as Error).message}); is \`vsf-server start\` running?`,
     );
   }
-  const json = (await res.json().catch(() => ({}))) as { data?: T; error?: string; details?: unknown };
+  const json = (await res.json().catch(() => ({}))) as { error?: string; details?: unknown };
   if (!res.ok) {
     const details = json.details ? ` ${JSON.stringify(json.details)}` : '';
     throw new Error(`${method} ${path} failed with ${res.status}: ${json.error ?? res.statusText}${details}`);
   }
-  return json.data as T;
+  return json as T;
 }

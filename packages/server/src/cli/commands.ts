@@ -1,12 +1,20 @@
-import { type AdminKey, type AdminKeyCreated, type AdminTeam, ALL_SCOPES } from '@vsf/contract';
+import {
+  type AdminGrant,
+  type AdminKey,
+  type AdminKeyCreated,
+  type AdminMember,
+  type AdminTeam,
+  ALL_SCOPES,
+} from '@vsf/contract';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { connectDatabase } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { wantsDemoTeam } from '../runtime/bootstrap-demo-team.js';
 import { startServer } from '../runtime/start-server.js';
-import { adminRequest, adminTarget } from './admin-http.js';
+import { type AdminTarget, adminList, adminRequest, adminTarget } from './admin-http.js';
 import { ENVIRONMENT_HELP } from './environment-help.js';
+import { MEMBER_PASSWORD_ENV, memberPassword } from './member-password.js';
 
 /** What to do on a database with no team, when no demo team was made: no secret, only the next steps. */
 function firstTeamInstructions(adminEnabled: boolean): string[] {
@@ -25,6 +33,30 @@ function firstTeamInstructions(adminEnabled: boolean): string[] {
 }
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+/** `--scopes`: comma-separated scope names, `all` for every scope, or `none` (or empty) for no scope. */
+export function parseScopes(value: string): string[] {
+  if (value === 'all') return [...ALL_SCOPES];
+  if (value === 'none') return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+const encode = encodeURIComponent;
+
+/** A member named by id, or by email (looked up in the team's list, as emails are lower-cased there). */
+async function memberId(target: AdminTarget, teamId: string, reference: string): Promise<string> {
+  if (!reference.includes('@')) return reference;
+  const email = reference.trim().toLowerCase();
+  const members = await adminList<AdminMember>(target, `/teams/${encode(teamId)}/members`);
+  const member = members.find((m) => m.email === email);
+  if (!member) throw new Error(`No member with email ${email} in team ${teamId}`);
+  return member.id;
+}
+
+const PASSWORD_SOURCES = `The password is read from stdin with --password-stdin (one line), else from ${MEMBER_PASSWORD_ENV}, else asked on the terminal; never from an argument, which any user of the machine can see in \`ps\`.`;
 
 export function buildProgram(): Command {
   const program = new Command('vsf-server')
@@ -122,12 +154,7 @@ export function buildProgram(): Command {
       .option('--scopes <scopes>', `comma-separated scopes, or "all" (${ALL_SCOPES.slice(0, 2).join(', ')}, …)`, 'all')
       .option('--expires-at <timestamp>', 'ISO 8601 expiry with offset'),
   ).action(async (teamId, o, cmd) => {
-    const scopes =
-      o.scopes === 'all'
-        ? [...ALL_SCOPES]
-        : String(o.scopes)
-            .split(',')
-            .map((s: string) => s.trim());
+    const scopes = parseScopes(String(o.scopes));
     const body = { name: o.name, scopes, ...(o.expiresAt ? { expiresAt: o.expiresAt } : {}) };
     print(await adminRequest<AdminKeyCreated>(target(cmd), 'POST', `/teams/${teamId}/keys`, body));
   });
@@ -141,6 +168,82 @@ export function buildProgram(): Command {
       print(await adminRequest<AdminKey>(target(cmd), 'POST', `/keys/${keyId}/revoke`));
     },
   );
+
+  const members = program
+    .command('members')
+    .description('Manage team members, who sign an AI assistant in to the connector (OAuth), through the admin API');
+  withAdmin(
+    members
+      .command('create <teamId>')
+      .description('Add a member who can sign in to the assistant connector')
+      .requiredOption('--email <email>', 'the sign-in name; one email signs in to one team')
+      .requiredOption(
+        '--scopes <scopes>',
+        'the scopes the member may grant an assistant: comma-separated, "all", or "none"',
+      )
+      .option('--password-stdin', 'read the password from the first line of stdin')
+      .addHelpText('after', `\n${PASSWORD_SOURCES}`),
+  ).action(async (teamId, o, cmd) => {
+    const password = await memberPassword(o);
+    const body = { email: o.email, password, scopes: parseScopes(String(o.scopes)) };
+    print(await adminRequest<AdminMember>(target(cmd), 'POST', `/teams/${encode(teamId)}/members`, body));
+  });
+  withAdmin(members.command('list <teamId>').description("List a team's members (never their passwords)")).action(
+    async (teamId, _o, cmd) => {
+      print(await adminList<AdminMember>(target(cmd), `/teams/${encode(teamId)}/members`));
+    },
+  );
+  withAdmin(
+    members
+      .command('update <teamId> <member>')
+      .description(
+        "Change the scopes a member may grant (their grants narrow at once) or their password (which ends every grant they gave); <member> is the member's id or email",
+      )
+      .option('--scopes <scopes>', 'new scopes: comma-separated, "all", or "none"')
+      .option('--new-password', `set a new password, from ${MEMBER_PASSWORD_ENV} or asked on the terminal`)
+      .option('--password-stdin', 'set a new password, read from the first line of stdin')
+      .addHelpText('after', `\n${PASSWORD_SOURCES}`),
+  ).action(async (teamId, reference, o, cmd) => {
+    if (o.scopes === undefined && !o.newPassword && !o.passwordStdin) {
+      throw new Error('Nothing to change: pass --scopes, --new-password or --password-stdin');
+    }
+    const body = {
+      ...(o.scopes !== undefined ? { scopes: parseScopes(String(o.scopes)) } : {}),
+      ...(o.newPassword || o.passwordStdin ? { password: await memberPassword(o) } : {}),
+    };
+    const to = target(cmd);
+    const id = await memberId(to, teamId, reference);
+    print(await adminRequest<AdminMember>(to, 'PATCH', `/teams/${encode(teamId)}/members/${encode(id)}`, body));
+  });
+  withAdmin(
+    members
+      .command('delete <teamId> <member>')
+      .description("Remove a member; every grant they gave ends with them. <member> is the member's id or email"),
+  ).action(async (teamId, reference, _o, cmd) => {
+    const to = target(cmd);
+    const id = await memberId(to, teamId, reference);
+    print(
+      await adminRequest<{ id: string; deleted: true }>(to, 'DELETE', `/teams/${encode(teamId)}/members/${encode(id)}`),
+    );
+  });
+
+  const grants = program
+    .command('grants')
+    .description('Manage what members allowed AI assistants (OAuth grants) through the admin API');
+  withAdmin(
+    grants.command('list <teamId>').description("List a team's assistant grants, newest first, revoked ones included"),
+  ).action(async (teamId, _o, cmd) => {
+    print(await adminList<AdminGrant>(target(cmd), `/teams/${encode(teamId)}/grants`));
+  });
+  withAdmin(
+    grants
+      .command('revoke <teamId> <grantId>')
+      .description("Revoke an assistant's grant: its tokens stop working on their next request"),
+  ).action(async (teamId, grantId, _o, cmd) => {
+    print(
+      await adminRequest<AdminGrant>(target(cmd), 'POST', `/teams/${encode(teamId)}/grants/${encode(grantId)}/revoke`),
+    );
+  });
 
   const api = program.command('api').description("Turn a team's API on or off");
   for (const [name, enabled] of [
