@@ -23,7 +23,7 @@ export interface DispatcherDeps extends FanOutDeps {
 export interface PassResult {
   /** Deliveries created from new events. */
   created: number;
-  /** Delivery attempts made. */
+  /** Delivery attempts started. */
   attempted: number;
   /** Events were left for the next pass (an endpoint far behind). */
   more: boolean;
@@ -34,6 +34,9 @@ export interface PassResult {
  * events out into deliveries, then leases the due ones (one instance per delivery) and POSTs them signed.
  * A failed attempt is retried with backoff until the retry window after the first one has passed; then the
  * delivery is `failed` and its endpoint disabled, as it is after too many failed attempts in a row.
+ * Fairly: the claim caps the attempts under way per endpoint and per team and takes teams in turn
+ * (claimDueDeliveries), and no attempt waits for another, so one team's dead receivers cost it its own
+ * share and nothing of anyone else's.
  */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
@@ -63,7 +66,6 @@ export class WebhookDispatcher {
     if (this.running) return;
     this.running = true;
     this.onError = onError;
-    this.stopping = new AbortController();
     this.generation++;
     this.schedule(0);
   }
@@ -75,6 +77,8 @@ export class WebhookDispatcher {
     this.stopping.abort();
     await this.passing;
     await Promise.all(this.inFlight);
+    // A `runOnce` after this (tests) must not find its attempts cut short before they start.
+    this.stopping = new AbortController();
   }
 
   private schedule(delay: number): void {
