@@ -131,14 +131,18 @@ export async function callTool(
   }
 }
 
-/** The MCP server of `vsf mcp`: the tools `tools` (already filtered by the key's scopes), called on `target`. */
-export function mcpServer(tools: readonly AssistantTool[], target: ToolCallTarget, version: string): Server {
+/**
+ * The MCP server of `vsf mcp`: lists the tools `scopes` allow; a call of any tool is made (one the key may not
+ * use gets the API's own 403 as an error result, as on the server's connector).
+ */
+export function mcpServer(scopes: ReadonlySet<string>, target: ToolCallTarget, version: string): Server {
   const server = new Server(
     { name: 'vsf', title: 'Vehicle Storage Facility', version },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(toolListEntry) }));
+  const listed = ASSISTANT_TOOLS.filter((tool) => toolAllowed(tool, scopes)).map(toolListEntry);
+  const byName = new Map(ASSISTANT_TOOLS.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
@@ -172,16 +176,16 @@ export async function serveMcp(globals: GlobalOptions, version: string): Promise
     throw error;
   }
   const granted = new Set(scopes);
-  const tools = ASSISTANT_TOOLS.filter((tool) => toolAllowed(tool, granted));
+  const allowed = ASSISTANT_TOOLS.filter((tool) => toolAllowed(tool, granted)).length;
   const target: ToolCallTarget = {
     root: serverRoot(client.baseUrl),
     apiKey,
     userAgent: `vsf-cli/${version} (mcp)`,
   };
-  const server = mcpServer(tools, target, version);
+  const server = mcpServer(granted, target, version);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   // The assistant quits by closing stdin: close the server too, so the process can end.
   process.stdin.once('end', () => void server.close());
-  if (!globals.quiet) process.stderr.write(`vsf mcp: serving ${tools.length} tools for ${client.baseUrl} over stdio\n`);
+  if (!globals.quiet) process.stderr.write(`vsf mcp: serving ${allowed} tools for ${client.baseUrl} over stdio\n`);
 }
