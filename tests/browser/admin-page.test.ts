@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AdminKey, AdminTeam, V1Car } from '@vsf/contract';
+import type { AdminGrant, AdminKey, AdminMember, AdminTeam, V1Car } from '@vsf/contract';
 import { AuthenticationError, PermissionDeniedError, VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
 import type { Dialog, Page } from 'playwright-core';
@@ -12,6 +12,7 @@ import {
   SKIP_BROWSER,
   warnIfSkipped,
 } from '../../packages/server/test/browser/chromium.js';
+import { connectAssistant } from '../../packages/server/test/support/assistant-client.js';
 
 // The admin page driven in a real Chromium, end to end with the SDK: what an admin does in the page is
 // checked by what an integration using the key then gets from the API.
@@ -48,6 +49,26 @@ describe.skipIf(SKIP_BROWSER)('/admin in Chromium', () => {
     const res = await server.admin('GET', `/teams/${teamId}/keys`);
     return ((await res.json()) as { data: AdminKey[] }).data;
   };
+
+  /** A paginated admin list's records (one page holds every record these tests make). */
+  const adminList = async <T>(path: string) => {
+    const res = await server.admin('GET', path);
+    return ((await res.json()) as { data: T[] }).data;
+  };
+
+  /** What an assistant holding `accessToken` gets from the connector now. */
+  const mcpStatus = async (accessToken: string | undefined) =>
+    (
+      await fetch(`${server.origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+    ).status;
 
   const sdkError = (promise: Promise<unknown>) =>
     promise.then(
@@ -111,10 +132,12 @@ describe.skipIf(SKIP_BROWSER)('/admin in Chromium', () => {
     await page.locator('#keys-body tr', { hasText: 'setup writer' }).waitFor();
 
     await page.getByLabel('Name', { exact: true }).fill('Website feed');
-    await page.locator('input[value="read:cars"]').check();
-    await page.locator('input[value="write:customers"]').check();
-    // Ticking write ticked read of the same resource.
-    expect(await page.locator('input[value="read:customers"]').isChecked()).toBe(true);
+    const keyForm = page.locator('#create-key-form');
+    await keyForm.locator('input[value="read:cars"]').check();
+    await keyForm.locator('input[value="write:customers"]').check();
+    // Ticking write ticked read of the same resource, in this form only.
+    expect(await keyForm.locator('input[value="read:customers"]').isChecked()).toBe(true);
+    expect(await page.locator('#create-member-form input[value="read:customers"]').isChecked()).toBe(false);
     const expiryYear = new Date().getFullYear() + 3;
     await page.getByLabel('Expires', { exact: true }).fill(`${expiryYear}-06-15T12:00`);
     await screenshot('create-form');
@@ -216,6 +239,114 @@ describe.skipIf(SKIP_BROWSER)('/admin in Chromium', () => {
     expect(revoked).toBeInstanceOf(AuthenticationError);
     expect((revoked as AuthenticationError).status).toBe(401);
     expect((revoked as AuthenticationError).message).toBe('API key revoked');
+  });
+
+  const member = { email: `sam-${Date.now()}@example.com`, password: 'correct horse battery staple' };
+  /** The access token of the assistant the member signed in with the first password. */
+  let firstAccessToken: string | undefined;
+  let secondAccessToken: string | undefined;
+
+  it('adds a member with the ticked scopes; an assistant they sign in is listed under grants', async () => {
+    await page.getByRole('heading', { name: 'Members (assistant sign-in)' }).waitFor();
+    await page.getByText('This team has no members yet').waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(member.email);
+    await page.getByLabel('Password', { exact: true }).fill(member.password);
+    const memberForm = page.locator('#create-member-form');
+    await memberForm.locator('input[value="write:cars"]').check();
+    expect(await memberForm.locator('input[value="read:cars"]').isChecked()).toBe(true);
+    await screenshot('add-member');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.locator('#members-body tr', { hasText: member.email }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Added member ${member.email}` })
+      .waitFor();
+    // The password is gone from the form and never shown.
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    expect(await page.content()).not.toContain(member.password);
+
+    const [stored] = await adminList<AdminMember>(`/teams/${team.id}/members`);
+    expect(stored).toMatchObject({ email: member.email, scopes: ['read:cars', 'write:cars'] });
+    expect(await adminList(`/teams/${otherTeam.id}/members`)).toEqual([]);
+
+    // The member signs an assistant in (OAuth, the official MCP client) with that password.
+    const { client, provider } = await connectAssistant(server.origin, member);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('create_car');
+    await client.close();
+    firstAccessToken = provider.saved?.access_token;
+
+    await page.getByText('No assistant has been signed in for this team yet.').waitFor();
+    await page.getByRole('button', { name: 'Refresh grants' }).click();
+    const grant = page.locator('#grants-body tr', { hasText: member.email });
+    await grant.waitFor();
+    expect(await grant.textContent()).toContain('Test Assistant');
+    expect(await grant.textContent()).toContain('Active');
+    await screenshot('member-and-grant');
+  });
+
+  it("revokes a grant only after confirmation; the assistant's next request is refused", async () => {
+    const revoke = page.getByRole('button', { name: `Revoke Test Assistant of ${member.email}` });
+    answerNextDialog(false);
+    await revoke.click();
+    expect(dialogs.at(-1)).toContain(`Revoke what ${member.email} allowed "Test Assistant"`);
+    expect(await mcpStatus(firstAccessToken)).not.toBe(401);
+
+    answerNextDialog(true);
+    await revoke.click();
+    await page.locator('#grants-body tr', { hasText: member.email }).filter({ hasText: 'Revoked' }).waitFor();
+    expect(await mcpStatus(firstAccessToken)).toBe(401);
+    const [grant] = await adminList<AdminGrant>(`/teams/${team.id}/grants`);
+    expect(grant?.revokedAt).not.toBeNull();
+    await screenshot('grant-revoked');
+  });
+
+  it("narrows a member's scopes and sets a new password: the old one no longer signs in", async () => {
+    await page.getByRole('button', { name: `Edit member ${member.email}` }).click();
+    const form = page.getByRole('form', { name: `Edit member ${member.email}` });
+    expect(await form.locator('input[value="write:cars"]').isChecked()).toBe(true);
+    await form.locator('input[value="write:cars"]').uncheck();
+    await form.getByLabel('New password').fill('a brand new password');
+    await screenshot('edit-member');
+    answerNextDialog(true);
+    await form.getByRole('button', { name: 'Save member' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved member ${member.email}` })
+      .waitFor();
+    expect(dialogs.at(-1)).toContain(`Set a new password for ${member.email}?`);
+
+    const [stored] = await adminList<AdminMember>(`/teams/${team.id}/members`);
+    expect(stored?.scopes).toEqual(['read:cars']);
+    await expect(connectAssistant(server.origin, member)).rejects.toThrow();
+    const { client, provider } = await connectAssistant(server.origin, {
+      email: member.email,
+      password: 'a brand new password',
+    });
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('list_cars');
+    expect(tools).not.toContain('create_car');
+    await client.close();
+    secondAccessToken = provider.saved?.access_token;
+  });
+
+  it('deletes a member only after confirmation; their assistant is refused from then on', async () => {
+    const remove = page.getByRole('button', { name: `Delete member ${member.email}` });
+    answerNextDialog(false);
+    await remove.click();
+    expect(dialogs.at(-1)).toContain(`Delete member ${member.email}?`);
+    expect(await adminList(`/teams/${team.id}/members`)).toHaveLength(1);
+
+    answerNextDialog(true);
+    await remove.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Deleted member ${member.email}` })
+      .waitFor();
+    await expect.poll(() => page.locator('#members-body tr', { hasText: member.email }).count()).toBe(0);
+    await page.getByText('This team has no members yet').waitFor();
+    expect(await adminList(`/teams/${team.id}/members`)).toEqual([]);
+    expect(await mcpStatus(secondAccessToken)).toBe(401);
+    await screenshot('member-deleted');
   });
 
   it('ran without script errors, CSP violations or failed requests', () => {

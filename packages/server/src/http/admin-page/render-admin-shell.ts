@@ -5,7 +5,10 @@ import { SCOPE_GRANTS } from './scope-grants.js';
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 
-/** One fieldset per resource, read and write side by side, so a key's reach is chosen resource by resource. */
+/**
+ * One fieldset per resource, read and write side by side, so a key's (or a member's) reach is chosen
+ * resource by resource. The checkboxes have no ids: the key and the member forms each hold a set.
+ */
 function renderScopeGroups(): string {
   return SCOPE_RESOURCES.map((resource) => {
     const checkbox = (access: 'read' | 'write') => {
@@ -22,13 +25,13 @@ function renderScopeGroups(): string {
 }
 
 /**
- * The static shell of `/admin`. Everything that depends on the admin token (teams, keys) is fetched by the
+ * The static shell of `/admin`. Everything that depends on the admin token (teams, keys, members, grants) is fetched by the
  * page's script after sign-in, so this HTML holds no data and no secret and is the same for every visitor.
  */
 export function renderAdminShell(options: { adminEnabled: boolean }): string {
   const disabledNotice = options.adminEnabled
     ? ''
-    : `<p class="notice" id="admin-disabled">The admin API is off on this server. Set <code>VSF_ADMIN_TOKEN</code> and restart the server to manage teams and keys here.</p>`;
+    : `<p class="notice" id="admin-disabled">The admin API is off on this server. Set <code>VSF_ADMIN_TOKEN</code> and restart the server to manage teams, keys and members here.</p>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,7 +46,7 @@ export function renderAdminShell(options: { adminEnabled: boolean }): string {
   <header class="page-header">
     <div>
       <h1>Integration settings</h1>
-      <p class="hint">Turn a team's API on or off and manage the API keys its integrations use.</p>
+      <p class="hint">Turn a team's API on or off, manage the API keys its integrations use and the members who sign AI assistants in.</p>
     </div>
     <button id="sign-out" type="button" hidden>Sign out</button>
   </header>
@@ -114,6 +117,46 @@ export function renderAdminShell(options: { adminEnabled: boolean }): string {
         <tbody id="keys-body"></tbody>
       </table>
       <p id="keys-empty" hidden>This team has no API keys yet.</p>
+
+      <section id="members-section" aria-labelledby="members-heading">
+        <h3 id="members-heading">Members (assistant sign-in)</h3>
+        <p class="hint">Members sign an AI assistant in to this server's assistant connector (<code>/mcp</code>) with their email and password, and may grant it at most the scopes ticked for them. Their grants are listed below.</p>
+        <form id="create-member-form" aria-labelledby="create-member-heading">
+          <h4 id="create-member-heading">Add a member</h4>
+          <label for="member-email">Email</label>
+          <input id="member-email" name="email" type="email" required maxlength="320" autocomplete="off" placeholder="sam@example.com">
+          <p class="hint">Their sign-in name. One email signs in to one team.</p>
+          <label for="member-password">Password</label>
+          <input id="member-password" name="password" type="password" required minlength="8" maxlength="256" autocomplete="new-password">
+          <p class="hint">At least 8 characters. Tell it to the member over a private channel: the server keeps only a hash and cannot show it again.</p>
+          <fieldset class="scopes">
+            <legend>Scopes the member may grant</legend>
+            <p class="hint">An assistant's grant never holds more than these; with none ticked the member can sign in but grant nothing. Ticking write also ticks read.</p>
+            <div class="scope-grid">
+        ${renderScopeGroups()}
+            </div>
+          </fieldset>
+          <button type="submit">Add member</button>
+        </form>
+        <table id="members-table">
+          <thead><tr><th scope="col">Email</th><th scope="col">May grant</th><th scope="col">Added</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody id="members-body"></tbody>
+        </table>
+        <p id="members-empty" hidden>This team has no members yet: nobody can sign an assistant in.</p>
+      </section>
+
+      <section id="grants-section" aria-labelledby="grants-heading">
+        <div class="section-heading">
+          <h3 id="grants-heading">Assistant grants</h3>
+          <button id="grants-refresh" type="button" class="secondary">Refresh grants</button>
+        </div>
+        <p class="hint">What members allowed each assistant. Revoking a grant stops its tokens on their next request; the assistant must be signed in again.</p>
+        <table id="grants-table">
+          <thead><tr><th scope="col">Member</th><th scope="col">Assistant</th><th scope="col">Scopes</th><th scope="col">Granted</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody id="grants-body"></tbody>
+        </table>
+        <p id="grants-empty" hidden>No assistant has been signed in for this team yet.</p>
+      </section>
     </section>
   </main>
 </body>

@@ -3,7 +3,8 @@
 // page needs no build step and no inline script under the server's CSP.
 //
 // Secrets: the admin token lives in memory and in this tab's sessionStorage only (never in a URL or
-// localStorage); a new key's secret lives only in the "new key" panel until the admin dismisses it.
+// localStorage); a new key's secret lives only in the "new key" panel until the admin dismisses it; a
+// member's password only in its form field until it is sent.
 
 /**
  * @typedef {{ id: string, name: string, apiEnabled: boolean, createdAt: string, updatedAt: string }} Team
@@ -11,12 +12,19 @@
  *   expiresAt: string | null, revokedAt: string | null, lastUsedAt: string | null,
  *   createdAt: string, updatedAt: string }} ApiKey
  * @typedef {ApiKey & { key: string }} CreatedApiKey
+ * @typedef {{ id: string, teamId: string, email: string, scopes: string[], createdAt: string,
+ *   updatedAt: string }} Member
+ * @typedef {{ id: string, teamId: string, memberId: string, memberEmail: string, clientId: string,
+ *   clientName: string, scopes: string[], createdAt: string, lastUsedAt: string | null,
+ *   revokedAt: string | null }} Grant
  * @typedef {{ error?: string, code?: string, details?: unknown }} ErrorBody
  */
 
 const TOKEN_STORAGE = 'vsf-admin-token';
 const TEAM_STORAGE = 'vsf-admin-team';
 const ADMIN_API = '/admin/v1';
+/** The admin API's largest page: members and grants are read page by page until the total. */
+const PAGE_SIZE = 200;
 
 /** Thrown for a non-2xx answer of the admin API; `message` is the server's own `error` text. */
 class AdminApiError extends Error {
@@ -57,6 +65,12 @@ const state = {
   keys: [],
   /** @type {string | null} */
   editingKeyId: null,
+  /** @type {Member[]} */
+  members: [],
+  /** @type {string | null} */
+  editingMemberId: null,
+  /** @type {Grant[]} */
+  grants: [],
 };
 
 /**
@@ -96,6 +110,14 @@ const ui = {
   keyExpiry: byId('key-expiry', HTMLInputElement),
   keysBody: byId('keys-body', HTMLTableSectionElement),
   keysEmpty: byId('keys-empty', HTMLElement),
+  createMemberForm: byId('create-member-form', HTMLFormElement),
+  memberEmail: byId('member-email', HTMLInputElement),
+  memberPassword: byId('member-password', HTMLInputElement),
+  membersBody: byId('members-body', HTMLTableSectionElement),
+  membersEmpty: byId('members-empty', HTMLElement),
+  grantsRefresh: byId('grants-refresh', HTMLButtonElement),
+  grantsBody: byId('grants-body', HTMLTableSectionElement),
+  grantsEmpty: byId('grants-empty', HTMLElement),
 };
 
 /**
@@ -106,6 +128,32 @@ const ui = {
  * @returns {Promise<any>} the response's `data`
  */
 async function adminApi(method, path, body) {
+  return (await adminJson(method, path, body))?.data;
+}
+
+/**
+ * Every record of a paginated admin list (`{ data, page, limit, total }`), page by page.
+ * @param {string} path
+ * @returns {Promise<any[]>}
+ */
+async function adminListAll(path) {
+  /** @type {any[]} */
+  const records = [];
+  for (let page = 1; ; page += 1) {
+    const body = await adminJson('GET', `${path}?page=${page}&limit=${PAGE_SIZE}`);
+    const data = Array.isArray(body?.data) ? body.data : [];
+    records.push(...data);
+    if (data.length === 0 || records.length >= Number(body?.total)) return records;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>} the whole JSON answer
+ */
+async function adminJson(method, path, body) {
   /** @type {Record<string, string>} */
   const headers = { accept: 'application/json', authorization: `Bearer ${state.token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -128,7 +176,7 @@ async function adminApi(method, path, body) {
     // A proxy's HTML error page: describeError falls back to the status.
   }
   if (!response.ok) throw new AdminApiError(response.status, json);
-  return json?.data;
+  return json;
 }
 
 /** @param {string} message */
@@ -271,6 +319,8 @@ function renderTeam() {
   ui.apiToggle.textContent = team.apiEnabled ? 'Turn API off' : 'Turn API on';
   ui.apiToggle.className = team.apiEnabled ? 'danger' : '';
   renderKeys();
+  renderMembers();
+  renderGrants();
 }
 
 function renderKeys() {
@@ -356,25 +406,269 @@ function editRow(key) {
   return el('tr', { 'data-key-id': key.id }, [el('td', { colspan: '8' }, [form])]);
 }
 
+/**
+ * A list of scopes as small code tags; an empty list says so.
+ * @param {string[]} scopes
+ * @param {string} empty
+ */
+function scopeList(scopes, empty) {
+  if (scopes.length === 0) return el('span', { class: 'hint' }, [empty]);
+  return el(
+    'div',
+    { class: 'scope-list' },
+    scopes.map((scope) => el('code', {}, [scope])),
+  );
+}
+
+/**
+ * The scope values ticked in a form.
+ * @param {HTMLElement} container
+ */
+function tickedScopes(container) {
+  return [...container.querySelectorAll('input[name="scope"]:checked')].map(
+    (input) => /** @type {HTMLInputElement} */ (input).value,
+  );
+}
+
+/**
+ * Whether two scope lists hold the same scopes, in any order.
+ * @param {string[]} a
+ * @param {string[]} b
+ */
+function sameScopes(a, b) {
+  return a.length === b.length && a.every((scope) => b.includes(scope));
+}
+
+function renderMembers() {
+  ui.membersEmpty.hidden = state.members.length > 0;
+  ui.membersBody.replaceChildren(
+    ...state.members.map((member) => (member.id === state.editingMemberId ? memberEditRow(member) : memberRow(member))),
+  );
+}
+
+/** @param {Member} member */
+function memberRow(member) {
+  const edit = el('button', { type: 'button', class: 'secondary', 'aria-label': `Edit member ${member.email}` }, [
+    'Edit',
+  ]);
+  edit.addEventListener('click', () => {
+    state.editingMemberId = member.id;
+    renderMembers();
+  });
+  const remove = el('button', { type: 'button', class: 'danger', 'aria-label': `Delete member ${member.email}` }, [
+    'Delete',
+  ]);
+  remove.addEventListener('click', () => run(() => deleteMember(member)));
+  return el('tr', { 'data-member-id': member.id }, [
+    el('td', {}, [member.email]),
+    el('td', {}, [scopeList(member.scopes, 'Nothing (can sign in, cannot grant)')]),
+    dateCell(member.createdAt, ''),
+    el('td', {}, [edit, remove]),
+  ]);
+}
+
+/**
+ * The row of the member whose scopes or password change: the add form's scope checkboxes, copied.
+ * @param {Member} member
+ */
+function memberEditRow(member) {
+  const grid = ui.createMemberForm.querySelector('.scope-grid');
+  const scopes = el('fieldset', { class: 'scopes' }, [el('legend', {}, ['Scopes the member may grant'])]);
+  if (grid) {
+    const copy = /** @type {HTMLElement} */ (grid.cloneNode(true));
+    for (const input of copy.querySelectorAll('input[name="scope"]')) {
+      const box = /** @type {HTMLInputElement} */ (input);
+      box.checked = member.scopes.includes(box.value);
+    }
+    scopes.append(copy);
+  }
+  const password = el('input', {
+    type: 'password',
+    minlength: '8',
+    maxlength: '256',
+    autocomplete: 'new-password',
+    'aria-label': 'New password',
+  });
+  const cancel = el('button', { type: 'button', class: 'secondary' }, ['Cancel']);
+  cancel.addEventListener('click', () => {
+    state.editingMemberId = null;
+    renderMembers();
+  });
+  const form = el('form', { class: 'edit-member', 'aria-label': `Edit member ${member.email}` }, [
+    el('p', {}, [el('strong', {}, [member.email])]),
+    scopes,
+    el('label', {}, ['New password ', password]),
+    el('p', { class: 'hint' }, [
+      'Leave empty to keep the current one. A new password ends every grant this member gave: their assistants must sign in again.',
+    ]),
+    el('div', {}, [el('button', { type: 'submit' }, ['Save member']), cancel]),
+  ]);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    run(() => saveMember(member, tickedScopes(form), password.value));
+  });
+  return el('tr', { 'data-member-id': member.id }, [el('td', { colspan: '4' }, [form])]);
+}
+
+/**
+ * @param {Member} member
+ * @param {string[]} scopes
+ * @param {string} password empty: unchanged
+ */
+async function saveMember(member, scopes, password) {
+  /** @type {{ scopes?: string[], password?: string }} */
+  const patch = {};
+  if (!sameScopes(scopes, member.scopes)) patch.scopes = scopes;
+  if (password) {
+    if (password.length < 8) throw new Error('Use at least 8 characters for the new password.');
+    if (
+      !confirm(
+        `Set a new password for ${member.email}? Every grant they gave ends now: their assistants must be signed in again.`,
+      )
+    ) {
+      return;
+    }
+    patch.password = password;
+  }
+  if (Object.keys(patch).length > 0) {
+    const updated = /** @type {Member} */ (
+      await adminApi('PATCH', `${teamPath()}/members/${encodeURIComponent(member.id)}`, patch)
+    );
+    state.members = state.members.map((m) => (m.id === updated.id ? updated : m));
+    showStatus(
+      patch.password
+        ? `Saved member ${updated.email}; their grants ended with the old password.`
+        : `Saved member ${updated.email}.`,
+    );
+    if (patch.password) await loadGrants();
+  }
+  state.editingMemberId = null;
+  renderMembers();
+  renderGrants();
+}
+
+/** @param {Member} member */
+async function deleteMember(member) {
+  if (
+    !confirm(
+      `Delete member ${member.email}? They can no longer sign in, and every grant they gave ends: their assistants get 401 from their next request. This cannot be undone.`,
+    )
+  ) {
+    return;
+  }
+  await adminApi('DELETE', `${teamPath()}/members/${encodeURIComponent(member.id)}`);
+  state.members = state.members.filter((m) => m.id !== member.id);
+  if (state.editingMemberId === member.id) state.editingMemberId = null;
+  // Their grants went with them.
+  state.grants = state.grants.filter((g) => g.memberId !== member.id);
+  renderMembers();
+  renderGrants();
+  showStatus(`Deleted member ${member.email}.`);
+}
+
+async function createMember() {
+  const team = selectedTeam();
+  if (!team) return;
+  const email = ui.memberEmail.value.trim();
+  const password = ui.memberPassword.value;
+  if (!email) throw new Error('Give the member an email: they sign in with it.');
+  if (password.length < 8) throw new Error('Give the member a password of at least 8 characters.');
+  const created = /** @type {Member} */ (
+    await adminApi('POST', `${teamPath()}/members`, { email, password, scopes: tickedScopes(ui.createMemberForm) })
+  );
+  state.members = [...state.members, created];
+  ui.createMemberForm.reset();
+  renderMembers();
+  showStatus(`Added member ${created.email}.`);
+}
+
+function renderGrants() {
+  ui.grantsEmpty.hidden = state.grants.length > 0;
+  ui.grantsBody.replaceChildren(...state.grants.map(grantRow));
+}
+
+/** @param {Grant} grant */
+function grantRow(grant) {
+  const actions = el('td');
+  if (!grant.revokedAt) {
+    const revoke = el(
+      'button',
+      { type: 'button', class: 'danger', 'aria-label': `Revoke ${grant.clientName} of ${grant.memberEmail}` },
+      ['Revoke'],
+    );
+    revoke.addEventListener('click', () => run(() => revokeGrant(grant)));
+    actions.append(revoke);
+  }
+  return el('tr', { 'data-grant-id': grant.id }, [
+    el('td', {}, [grant.memberEmail]),
+    el('td', {}, [grant.clientName]),
+    el('td', {}, [scopeList(grant.scopes, 'None')]),
+    dateCell(grant.createdAt, ''),
+    dateCell(grant.lastUsedAt, 'Never'),
+    el('td', { class: grant.revokedAt ? 'state-off' : 'state-on' }, [
+      grant.revokedAt ? `Revoked ${dateFormat.format(new Date(grant.revokedAt))}` : 'Active',
+    ]),
+    actions,
+  ]);
+}
+
+/** @param {Grant} grant */
+async function revokeGrant(grant) {
+  if (
+    !confirm(
+      `Revoke what ${grant.memberEmail} allowed "${grant.clientName}"? Its tokens stop working on their next request; the assistant must be signed in again. This cannot be undone.`,
+    )
+  ) {
+    return;
+  }
+  const revoked = /** @type {Grant} */ (
+    await adminApi('POST', `${teamPath()}/grants/${encodeURIComponent(grant.id)}/revoke`)
+  );
+  state.grants = state.grants.map((g) => (g.id === revoked.id ? revoked : g));
+  renderGrants();
+  showStatus(`Revoked the grant of "${revoked.clientName}" for ${revoked.memberEmail}.`);
+}
+
+/** `/teams/<id>` of the selected team. */
+function teamPath() {
+  if (!state.teamId) throw new Error('Pick a team first.');
+  return `/teams/${encodeURIComponent(state.teamId)}`;
+}
+
 async function loadTeams() {
   state.teams = /** @type {Team[]} */ (await adminApi('GET', '/teams'));
   state.teamsLoaded = true;
   if (!selectedTeam()) state.teamId = state.teams.length === 1 ? (state.teams[0]?.id ?? null) : null;
-  if (state.teamId) await loadKeys();
+  if (state.teamId) await loadTeamData();
   render();
 }
 
-async function loadKeys() {
+/** The selected team's keys, members and grants, side by side. */
+async function loadTeamData() {
   if (!state.teamId) return;
-  state.keys = /** @type {ApiKey[]} */ (await adminApi('GET', `/teams/${encodeURIComponent(state.teamId)}/keys`));
+  const path = teamPath();
+  const [keys, members, grants] = await Promise.all([
+    adminApi('GET', `${path}/keys`),
+    adminListAll(`${path}/members`),
+    adminListAll(`${path}/grants`),
+  ]);
+  state.keys = /** @type {ApiKey[]} */ (keys);
+  state.members = /** @type {Member[]} */ (members);
+  state.grants = /** @type {Grant[]} */ (grants);
+}
+
+async function loadGrants() {
+  if (!state.teamId) return;
+  state.grants = /** @type {Grant[]} */ (await adminListAll(`${teamPath()}/grants`));
 }
 
 /** @param {string} teamId */
 async function selectTeam(teamId) {
   state.teamId = teamId;
   state.editingKeyId = null;
+  state.editingMemberId = null;
   sessionStorage.setItem(TEAM_STORAGE, teamId);
-  await loadKeys();
+  await loadTeamData();
   render();
 }
 
@@ -397,6 +691,9 @@ function signOut() {
   state.teams = [];
   state.teamsLoaded = false;
   state.keys = [];
+  state.members = [];
+  state.editingMemberId = null;
+  state.grants = [];
   state.teamId = null;
   sessionStorage.removeItem(TOKEN_STORAGE);
   sessionStorage.removeItem(TEAM_STORAGE);
@@ -439,18 +736,12 @@ async function revokeKey(key) {
   showStatus(`Revoked key "${revoked.name}".`);
 }
 
-function checkedScopes() {
-  return [...ui.createKeyForm.querySelectorAll('input[name="scope"]:checked')].map(
-    (input) => /** @type {HTMLInputElement} */ (input).value,
-  );
-}
-
 async function createKey() {
   const team = selectedTeam();
   if (!team) return;
   const name = ui.keyName.value.trim();
   if (!name) throw new Error('Give the key a name, e.g. the integration that will use it.');
-  const scopes = checkedScopes();
+  const scopes = tickedScopes(ui.createKeyForm);
   if (scopes.length === 0) throw new Error('Tick at least one scope: a key without scopes can call nothing.');
   const expiresAt = expiryFromInput(ui.keyExpiry.value);
   const created = /** @type {CreatedApiKey} */ (
@@ -515,11 +806,24 @@ ui.createKeyForm.addEventListener('submit', (event) => {
   event.preventDefault();
   run(createKey);
 });
-// Ticking write ticks read of the same resource: the API needs both for any write.
-ui.createKeyForm.addEventListener('change', (event) => {
+ui.createMemberForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  run(createMember);
+});
+ui.grantsRefresh.addEventListener('click', () =>
+  run(async () => {
+    await loadGrants();
+    renderGrants();
+    showStatus('Grants refreshed.');
+  }),
+);
+// Ticking write ticks read of the same resource in the same form (a key's, a new or an edited member's):
+// the API needs both for any write.
+document.addEventListener('change', (event) => {
   const input = event.target;
-  if (!(input instanceof HTMLInputElement) || !input.checked || !input.value.startsWith('write:')) return;
-  const read = ui.createKeyForm.querySelector(`input[value="read:${input.value.slice('write:'.length)}"]`);
+  if (!(input instanceof HTMLInputElement) || input.name !== 'scope' || !input.form) return;
+  if (!input.checked || !input.value.startsWith('write:')) return;
+  const read = input.form.querySelector(`input[name="scope"][value="read:${input.value.slice('write:'.length)}"]`);
   if (read instanceof HTMLInputElement) read.checked = true;
 });
 ui.copyKey.addEventListener('click', () => run(copyNewKey));
