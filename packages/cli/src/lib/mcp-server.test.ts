@@ -1,0 +1,90 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ASSISTANT_TOOLS } from '@vsf/contract/assistant-tools';
+import { describe, expect, it } from 'vitest';
+import { callIdempotencyKey, callTool, serverRoot } from './mcp-server.js';
+
+const tool = (name: string) => {
+  const found = ASSISTANT_TOOLS.find((t) => t.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+};
+
+describe('serverRoot', () => {
+  it('is the base URL without the API path, keeping a proxy prefix', () => {
+    expect(serverRoot('https://storage.example.com/api/v1')).toBe('https://storage.example.com');
+    expect(serverRoot('http://localhost:3000/api/v1/')).toBe('http://localhost:3000');
+    expect(serverRoot('https://example.com/vsf/api/v1')).toBe('https://example.com/vsf');
+    expect(serverRoot('https://example.com/elsewhere')).toBe('https://example.com');
+  });
+});
+
+describe('callIdempotencyKey', () => {
+  it('is the server connector’s key for the same call, whatever the arguments’ order', () => {
+    // The value packages/server/src/mcp/connector-call.ts gives for this call.
+    const key = 'mcp-c5aafdaf3c61a13217e63e3103e5d3efbe98b6abd836e77f';
+    expect(callIdempotencyKey(tool('create_car'), { year: 1967, make: 'Ford', tags: ['a', { z: 1, a: null }] })).toBe(
+      key,
+    );
+    expect(callIdempotencyKey(tool('create_car'), { tags: ['a', { a: null, z: 1 }], make: 'Ford', year: 1967 })).toBe(
+      key,
+    );
+    expect(callIdempotencyKey(tool('create_car'), { year: 1968, make: 'Ford' })).not.toBe(key);
+  });
+});
+
+describe('callTool', () => {
+  it('sends the tool’s request with the key, and an idempotency key for a POST', async () => {
+    const seen: {
+      method: string | undefined;
+      url: string | undefined;
+      headers: Record<string, unknown>;
+      body: string;
+    }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{"data":{"id":"c1"}}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/vsf`;
+    try {
+      const args = { year: 1967, make: 'Ford', model: 'Mustang' };
+      const result = await callTool(tool('create_car'), args, { root, apiKey: 'vsf_k', userAgent: 'test' });
+      expect(result).toEqual({
+        content: [{ type: 'text', text: '{"data":{"id":"c1"}}' }],
+        structuredContent: { data: { id: 'c1' } },
+      });
+      expect(seen[0]).toMatchObject({ method: 'POST', url: '/vsf/api/v1/cars', body: JSON.stringify(args) });
+      expect(seen[0]?.headers).toMatchObject({
+        authorization: 'Bearer vsf_k',
+        'idempotency-key': callIdempotencyKey(tool('create_car'), args),
+        'content-type': 'application/json',
+      });
+      await callTool(tool('list_cars'), { limit: 2 }, { root, apiKey: 'vsf_k', userAgent: 'test' });
+      expect(seen[1]).toMatchObject({ method: 'GET', url: '/vsf/api/v1/cars?limit=2' });
+      expect(seen[1]?.headers).not.toHaveProperty('idempotency-key');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('gives an unreachable server as an error result naming the cause, not a crash', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise((resolve) => server.close(resolve));
+    const result = await callTool(tool('list_cars'), {}, { root, apiKey: 'vsf_k', userAgent: 'test' });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
+      status: null,
+      code: 'network_error',
+      error: expect.stringContaining('connection refused'),
+    });
+  });
+});
