@@ -13,6 +13,7 @@ import { StdioClientTransport } from '../../packages/cli/node_modules/@modelcont
 import { builtVsf, runVsf } from './support/run-vsf.js';
 
 const SCOPES = ['read:cars', 'write:cars'];
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const home = mkdtempSync(join(tmpdir(), 'vsf-mcp-'));
 
 let server: TestServer;
@@ -101,6 +102,25 @@ describe('vsf mcp', () => {
     );
     const second = await call('list_cars', { limit: 1, page: 2 });
     expect(textOf(second, 1)).toContain('this is the last page');
+  });
+
+  it('gives a photo’s bytes as image content', async () => {
+    const created = await call('create_car', { year: 1999, make: 'Saab', model: '9-3' });
+    const carId = (created.structuredContent as { data: { id: string } }).data.id;
+    const event = await call('create_car_event', { carId, activityType: 'inspection' });
+    const sessionId = (event.structuredContent as { data: { sessionId: string } }).data.sessionId;
+    const photo = await call('create_car_photo', {
+      carId,
+      sessionId,
+      filename: 'p.png',
+      contentType: 'image/png',
+      base64: PNG,
+    });
+    expect(photo.isError).toBeFalsy();
+    const mediaId = (photo.structuredContent as { data: { url: string } }).data.url.split('/').pop();
+    const image = await call('download_media', { mediaId });
+    expect(image.isError).toBeFalsy();
+    expect(image.content).toEqual([{ type: 'image', data: PNG, mimeType: 'image/png' }]);
   });
 
   it('gives refusals as error results with the API’s body: 400, 403, 404', async () => {
