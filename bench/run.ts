@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assistantTool } from './assistant-tool.js';
 import { events } from './events.js';
 import { fullSync } from './full-sync.js';
 import { incrementalSync } from './incremental-sync.js';
@@ -33,6 +34,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   throughput,
   'photo-upload': photoUpload,
   events,
+  'assistant-tool': assistantTool,
 };
 
 async function main() {

@@ -12,7 +12,7 @@ const ROUNDS = 3;
 const ROUND_SECONDS = 4;
 const WARMUP_SECONDS = 2;
 
-interface Load {
+export interface Load {
   path: string;
   method?: 'GET' | 'POST';
   body?: string;
@@ -21,7 +21,7 @@ interface Load {
 }
 
 /** With several origins (instances of one server), autocannon spreads the connections over them in turn. */
-async function requestsPerSecond(
+export async function requestsPerSecond(
   origin: string | string[],
   load: Load,
   headers: Record<string, string>,
@@ -55,12 +55,13 @@ async function requestsPerSecond(
   return result.requests.average;
 }
 
-type ContenderName = 'floor' | 'server' | 'express' | 'twoInstances';
+type ContenderName = string;
 
-/** One thing measured under a load: where it listens and what the load sends it. */
-interface Contender {
+/** One thing measured under a load: where it listens and what the load sends it (its own, when it speaks another protocol). */
+export interface Contender {
   origin: string | string[];
   headers: Record<string, string>;
+  load?: Load;
 }
 
 /**
@@ -68,14 +69,14 @@ interface Contender {
  * rounds, each keeping its median. Measured one after the other instead, a burst of other work on the
  * machine (or the table growing under the writes) lands on one side of a ratio only.
  */
-async function interleaved(load: Load, contenders: Partial<Record<ContenderName, Contender>>) {
+export async function interleaved(load: Load, contenders: Partial<Record<ContenderName, Contender>>) {
   const entries = Object.entries(contenders) as [ContenderName, Contender][];
-  for (const [, { origin, headers }] of entries) await requestsPerSecond(origin, load, headers, WARMUP_SECONDS);
+  for (const [, c] of entries) await requestsPerSecond(c.origin, c.load ?? load, c.headers, WARMUP_SECONDS);
   const samples: Partial<Record<ContenderName, number[]>> = {};
   for (const [name] of entries) samples[name] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, { origin, headers }] of entries) {
-      samples[name]?.push(await requestsPerSecond(origin, load, headers, ROUND_SECONDS));
+    for (const [name, c] of entries) {
+      samples[name]?.push(await requestsPerSecond(c.origin, c.load ?? load, c.headers, ROUND_SECONDS));
     }
   }
   return samples;

@@ -3,13 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+// The MCP SDK through `@vsf/cli`'s own dependency (the version `vsf mcp` is built with): the tests package
+// does not depend on it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ASSISTANT_TOOLS, toolAllowed } from '@vsf/contract/assistant-tools';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The MCP SDK through `@vsf/cli`'s own dependency (the version `vsf mcp` is built with): the tests package
-// does not depend on it.
-import { Client } from '../../packages/cli/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
-import { StdioClientTransport } from '../../packages/cli/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js';
 import { builtVsf, runVsf } from './support/run-vsf.js';
 
 const SCOPES = ['read:cars', 'write:cars'];

@@ -1,4 +1,5 @@
 export * from './assistant-tools/assistant-tool.js';
+export * from './assistant-tools/call-idempotency-key.js';
 export * from './assistant-tools/derive-assistant-tools.js';
 export * from './assistant-tools/tool-result.js';
 export * from './endpoint.js';

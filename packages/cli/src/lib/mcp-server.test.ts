@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ASSISTANT_TOOLS } from '@vsf/contract/assistant-tools';
+import { ASSISTANT_TOOLS, callIdempotencyKey } from '@vsf/contract/assistant-tools';
 import { describe, expect, it } from 'vitest';
-import { callIdempotencyKey, callTool, serverRoot } from './mcp-server.js';
+import { callTool, serverRoot } from './mcp-server.js';
 
 const tool = (name: string) => {
   const found = ASSISTANT_TOOLS.find((t) => t.name === name);

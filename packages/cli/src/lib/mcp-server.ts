@@ -1,7 +1,6 @@
 // `vsf mcp`: the API's operations as MCP tools over stdio, for an assistant on this machine. The tools are the
 // ones the server's `/mcp` connector offers (the contract's zod-free `assistant-tools` entry), a call is the
 // HTTP request the tool stands for, made with this CLI's key, and its result is shaped as the connector's.
-import { createHash } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +9,7 @@ import {
   type AssistantTool,
   type AssistantToolResult,
   assistantToolResult,
+  callIdempotencyKey,
   toolAllowed,
   toolErrorResult,
   toolHttpRequest,
@@ -38,27 +38,6 @@ export function serverRoot(baseUrl: string): string {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.origin}${path.endsWith(API_PATH) ? path.slice(0, -API_PATH.length) : ''}`;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * The call's idempotency key, derived as the server's connector derives it (connector-call.ts): the same tool
- * with the same arguments gives the same key, so an assistant's retry of a write replays the first answer
- * instead of creating twice (keys are per API key, and last the API's 24 hours).
- */
-export function callIdempotencyKey(tool: AssistantTool, args: Record<string, unknown>): string {
-  return `mcp-${createHash('sha256')
-    .update(`${tool.name}\n${canonicalJson(args)}`)
-    .digest('hex')
-    .slice(0, 48)}`;
 }
 
 export interface ToolCallTarget {

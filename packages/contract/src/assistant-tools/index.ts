@@ -3,4 +3,5 @@
 
 export { ASSISTANT_TOOLS } from '../generated/assistant-tools.js';
 export * from './assistant-tool.js';
+export * from './call-idempotency-key.js';
 export * from './tool-result.js';

@@ -4,7 +4,7 @@ import { safeEqual } from '../keys/api-key-format.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
-import { isConnectorRequest } from './connector-request.js';
+import { isConnectorRequest, verifiedByConnector } from './connector-request.js';
 import { bearerToken, presentedApiKey } from './request-credentials.js';
 import { bindRequestLog } from './request-log.js';
 
@@ -46,9 +46,11 @@ export async function authenticateApiKey(
   services: Services,
   limiter: KeyRateLimiter | undefined,
 ): Promise<AuthContext> {
-  const auth = await countingFailures(req, res, limiter, () =>
-    services.auth.authenticate(presentedApiKey(req), { connector: isConnectorRequest(req) }),
-  );
+  const auth =
+    verifiedByConnector(req) ??
+    (await countingFailures(req, res, limiter, () =>
+      services.auth.authenticate(presentedApiKey(req), { connector: isConnectorRequest(req) }),
+    ));
   bindRequestLog(req, { teamId: auth.teamId, keyPrefix: auth.prefix });
   if (limiter) await limiter.consume(auth.keyId, res);
   return auth;

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AssistantTool, toolHttpRequest } from '@vsf/contract';
+import { type AssistantTool, callIdempotencyKey, toolHttpRequest } from '@vsf/contract';
 import inject from 'light-my-request';
 import { markConnectorRequest } from '../http/connector-request.js';
+import type { AuthContext } from '../services/auth-service.js';
 
 /** What a tool call got back from the API: the status, and the JSON body or the bytes with their type. */
 export interface ApiAnswer {
@@ -15,8 +15,10 @@ export interface ApiAnswer {
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface CallContext {
-  /** The assistant's access token: the API authenticates the call with it, as any request. */
+  /** The assistant's access token: the API's request carries it, as any request carries its credential. */
   token: string;
+  /** What `/mcp` verified the token as, moments before: the call runs with it (connector-request.ts). */
+  auth: AuthContext;
   /** The client's address and `Host`, so failed-auth counting and host checks see the real client. */
   remoteAddress: string;
   host: string;
@@ -35,27 +37,6 @@ function keepOwnMethods(target: object): void {
     const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
     if (descriptor) Object.defineProperty(target, name, descriptor);
   }
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * The call's own idempotency key: the same tool with the same arguments gives the same key, so an
- * assistant that repeats a call (a retry after a lost answer) replays the first answer instead of
- * creating twice. Keys are per credential (a grant), and replays last the API's 24 hours.
- */
-export function callIdempotencyKey(tool: AssistantTool, args: Record<string, unknown>): string {
-  return `mcp-${createHash('sha256')
-    .update(`${tool.name}\n${canonicalJson(args)}`)
-    .digest('hex')
-    .slice(0, 48)}`;
 }
 
 /**
@@ -81,7 +62,7 @@ export async function callApi(
   if (request.body) headers['content-type'] = 'application/json';
   const response = await inject(
     (req, res) => {
-      markConnectorRequest(req);
+      markConnectorRequest(req, context.auth);
       keepOwnMethods(req);
       keepOwnMethods(res);
       app(req, res);

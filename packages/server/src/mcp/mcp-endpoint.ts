@@ -1,7 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type AssistantTool, deriveAssistantTools, toolAllowed } from '@vsf/contract';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { type AssistantTool, deriveAssistantTools, toolAllowed, toolListEntry } from '@vsf/contract';
 import { type Request, type Response, Router } from 'express';
 import { ApiHttpError, apiErrorBody } from '../errors/api-http-error.js';
 import type { BodyTimeouts } from '../http/body-timeouts.js';
@@ -27,6 +28,13 @@ export interface McpEndpointDeps {
   version: string;
 }
 
+/**
+ * One for every request's server: it only checks what a client answers to a server's questions
+ * (elicitation), which this connector never asks, and building one (Ajv and its formats) cost more than
+ * the tool call it came with.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
 const jsonRpcError = (res: Response, status: number, message: string) =>
   res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 
@@ -47,6 +55,7 @@ function mcpServer(deps: McpEndpointDeps, tools: AssistantTool[], auth: AuthCont
   const server = new Server(
     { name: 'vsf', title: 'Vehicle Storage Facility', version: deps.version },
     {
+      jsonSchemaValidator: SCHEMA_VALIDATOR,
       capabilities: { tools: { listChanged: false } },
       instructions:
         'Tools for one facility team’s records (cars, customers, parking, appointments, messages, marketing). Each tool is one API operation; list tools return one page and say how to ask for the next. Confirm destructive tools (deletes, sends) with the person first.',
@@ -54,16 +63,7 @@ function mcpServer(deps: McpEndpointDeps, tools: AssistantTool[], auth: AuthCont
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools
-      .filter((tool) => toolAllowed(tool, auth.scopes))
-      .map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
-        name,
-        title,
-        description,
-        inputSchema,
-        ...(outputSchema ? { outputSchema } : {}),
-        annotations,
-      })),
+    tools: tools.filter((tool) => toolAllowed(tool, auth.scopes)).map(toolListEntry),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
@@ -127,6 +127,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
     const body = await readJsonBody(req, deps.bodyTimeouts, undefined, { checkSafety: false });
     const call: CallContext = {
       token: token as string,
+      auth,
       remoteAddress: clientAddress(req),
       host: req.headers.host as string,
       requestId: res.getHeader('x-request-id') as string | undefined,

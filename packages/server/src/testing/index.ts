@@ -1,2 +1,3 @@
+export * from './grant-token.js';
 export * from './s3-test-server.js';
 export * from './start-test-server.js';
