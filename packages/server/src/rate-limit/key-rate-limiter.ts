@@ -193,7 +193,12 @@ function blockingAddresses(count: (address: string, res: Response) => Promise<vo
       'rate_limited',
       `Rate limit of ${config.failedAuthPoints} ${FAILED_AUTH_WHAT} per ${config.windowSeconds} s exceeded; retry after ${retryAfter} s`,
       null,
-      { 'Retry-After': retryAfter },
+      {
+        'Retry-After': retryAfter,
+        'RateLimit-Limit': String(config.failedAuthPoints),
+        'RateLimit-Remaining': '0',
+        'RateLimit-Reset': retryAfter,
+      },
     );
   };
   return {
