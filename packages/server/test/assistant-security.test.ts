@@ -337,3 +337,47 @@ describe('sign-in brute force', () => {
     expect(right.status).toBe(429);
   });
 });
+
+describe('members and grants in the admin API', () => {
+  let admin: TestServer;
+  beforeAll(async () => {
+    admin = await startTestServer();
+  });
+  afterAll(() => admin?.close());
+
+  it('lists members as any list: paging, ids and updatedAfter; refuses a taken email with 409', async () => {
+    const team = await admin.createTeam();
+    const create = (email: string) =>
+      admin.admin('POST', `/teams/${team.id}/members`, {
+        email,
+        password: 'correct horse battery',
+        scopes: ['read:cars'],
+      });
+    const first = (await (await create('One@Example.com')).json()) as { data: { id: string; email: string } };
+    expect(first.data.email).toBe('one@example.com');
+    const taken = await create('one@example.com');
+    expect(taken.status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const since = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = (await (await create('two@example.com')).json()) as { data: { id: string } };
+    const list = async (query: string) =>
+      (await (await admin.admin('GET', `/teams/${team.id}/members?${query}`)).json()) as {
+        data: { id: string; password?: unknown; passwordHash?: unknown }[];
+        total: number;
+      };
+    const all = await list('limit=1');
+    expect(all.total).toBe(2);
+    expect(all.data).toHaveLength(1);
+    expect(JSON.stringify(all)).not.toMatch(/password|scrypt/);
+    expect((await list(`updatedAfter=${encodeURIComponent(since)}`)).data.map((m) => m.id)).toEqual([second.data.id]);
+    expect((await list(`ids=${first.data.id}`)).data.map((m) => m.id)).toEqual([first.data.id]);
+    const bad = await admin.admin('POST', `/teams/${team.id}/members`, {
+      email: 'x@example.com',
+      password: 'short',
+      scopes: [],
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).not.toContain('short');
+  });
+});

@@ -1,6 +1,6 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AdminGrant } from '@vsf/contract';
-import { jsonArray } from './team-members-repository.js';
+import { type AdminListQuery, adminListFilter, jsonArray } from './team-members-repository.js';
 import type { Executor } from './team-scoped-table.js';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -180,19 +180,19 @@ export const oauthRepository = {
   async pageGrants(
     db: Executor,
     teamId: string,
-    { page, limit }: { page: number; limit: number },
+    query: AdminListQuery,
   ): Promise<{ records: AdminGrant[]; total: number }> {
-    const rows: GrantRow[] = await grantsWithNames(db)
-      .where('oauth_grants.team_id', teamId)
+    const { page, limit } = query;
+    const rows: GrantRow[] = await adminListFilter(grantsWithNames(db), 'oauth_grants', teamId, query)
       .orderBy([
         { column: 'oauth_grants.created_at', order: 'desc' },
         { column: 'oauth_grants.id', order: 'desc' },
       ])
       .limit(limit)
       .offset((page - 1) * limit);
-    const [count] = await db('oauth_grants')
-      .where({ team_id: teamId })
-      .count<{ count: string | number }[]>('* as count');
+    const [count] = await adminListFilter(db('oauth_grants'), 'oauth_grants', teamId, query).count<
+      { count: string | number }[]
+    >('* as count');
     return { records: rows.map(toGrant), total: Number(count?.count ?? 0) };
   },
 

@@ -1,4 +1,5 @@
 import type { AdminMember } from '@vsf/contract';
+import type { Knex } from 'knex';
 import type { Executor } from './team-scoped-table.js';
 
 interface MemberRow {
@@ -9,6 +10,22 @@ interface MemberRow {
   scopes: string[] | string;
   created_at: Date;
   updated_at: Date;
+}
+
+/** The list query every admin list takes: paging, `updatedAfter` (inclusive) and `ids`. */
+export interface AdminListQuery {
+  page: number;
+  limit: number;
+  updatedAfter?: Date | undefined;
+  ids?: string[] | undefined;
+}
+
+/** A team's rows of `table`, narrowed as the list query asks. */
+export function adminListFilter(query: Knex.QueryBuilder, table: string, teamId: string, filters: AdminListQuery) {
+  query.where(`${table}.team_id`, teamId);
+  if (filters.updatedAfter) query.where(`${table}.updated_at`, '>=', filters.updatedAfter);
+  if (filters.ids) query.whereIn(`${table}.id`, filters.ids);
+  return query;
 }
 
 export const jsonArray = (value: string[] | string): string[] =>
@@ -53,19 +70,15 @@ export const teamMembersRepository = {
     return toMember(row);
   },
 
-  async page(
-    db: Executor,
-    teamId: string,
-    { page, limit }: { page: number; limit: number },
-  ): Promise<{ records: AdminMember[]; total: number }> {
-    const rows: MemberRow[] = await db('team_members')
-      .where({ team_id: teamId })
+  async page(db: Executor, teamId: string, query: AdminListQuery): Promise<{ records: AdminMember[]; total: number }> {
+    const { page, limit } = query;
+    const rows: MemberRow[] = await adminListFilter(db('team_members'), 'team_members', teamId, query)
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .limit(limit)
       .offset((page - 1) * limit);
-    const [count] = await db('team_members')
-      .where({ team_id: teamId })
-      .count<{ count: string | number }[]>('* as count');
+    const [count] = await adminListFilter(db('team_members'), 'team_members', teamId, query).count<
+      { count: string | number }[]
+    >('* as count');
     return { records: rows.map(toMember), total: Number(count?.count ?? 0) };
   },
 

@@ -3,7 +3,7 @@ import type { AdminGrant, AdminMember } from '@vsf/contract';
 import { conflict, notFound } from '../errors/api-http-error.js';
 import { hashPassword } from '../keys/password-hash.js';
 import { oauthRepository } from '../repositories/oauth-repository.js';
-import { teamMembersRepository } from '../repositories/team-members-repository.js';
+import { type AdminListQuery, teamMembersRepository } from '../repositories/team-members-repository.js';
 import { teamsRepository } from '../repositories/teams-repository.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -38,7 +38,7 @@ export class MembersService {
     }
   }
 
-  async list(teamId: string, page: { page: number; limit: number }) {
+  async list(teamId: string, page: AdminListQuery) {
     await this.requireTeam(teamId);
     return teamMembersRepository.page(this.deps.db, teamId, page);
   }
@@ -68,7 +68,7 @@ export class MembersService {
     return { id: memberId, deleted: true };
   }
 
-  async listGrants(teamId: string, page: { page: number; limit: number }) {
+  async listGrants(teamId: string, page: AdminListQuery) {
     await this.requireTeam(teamId);
     return oauthRepository.pageGrants(this.deps.db, teamId, page);
   }
