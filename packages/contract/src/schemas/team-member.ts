@@ -15,12 +15,9 @@ export const MemberPassword = z
   .openapi({ description: 'At least 8 characters. Stored only as an scrypt hash, never logged or returned.' });
 
 /** Scopes a member may grant to an assistant; an empty list lets them sign in but grant nothing. */
-const MemberScopes = z
-  .array(ScopeName)
-  .max(ALL_SCOPES.length)
-  .openapi({
-    description: 'Scopes the member may grant to an assistant (`read:`/`write:` names); a grant never holds more',
-  });
+const MemberScopes = z.array(ScopeName).max(ALL_SCOPES.length).openapi({
+  description: 'Scopes the member may grant to an assistant (`read:`/`write:` names); a grant never holds more',
+});
 
 export const AdminMember = z
   .object({
