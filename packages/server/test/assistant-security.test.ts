@@ -380,4 +380,23 @@ describe('members and grants in the admin API', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).not.toContain('short');
   });
+
+  it('never lets a member grant webhook scopes: an endpoint acts with an API key', async () => {
+    const team = await admin.createTeam();
+    const res = await admin.admin('POST', `/teams/${team.id}/members`, {
+      email: `w-${Math.random().toString(36).slice(2)}@example.com`,
+      password: 'correct horse battery',
+      scopes: ['read:cars', 'write:webhooks'],
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: 'validation_error',
+      details: [expect.objectContaining({ message: expect.stringContaining('Webhook scopes cannot be granted') })],
+    });
+    const metadata = (await (await fetch(`${admin.origin}/.well-known/oauth-authorization-server`)).json()) as {
+      scopes_supported: string[];
+    };
+    expect(metadata.scopes_supported).toContain('write:cars');
+    expect(metadata.scopes_supported.filter((s) => s.endsWith(':webhooks'))).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { ALL_SCOPES } from '../scopes.js';
+import { ALL_SCOPES, type Scope } from '../scopes.js';
 import { z } from '../zod.js';
 import { ScopeName } from './auth-key.js';
 import { EmailText, NameText } from './bounds.js';
@@ -14,10 +14,25 @@ export const MemberPassword = z
   .max(256)
   .openapi({ description: 'At least 8 characters. Stored only as an scrypt hash, never logged or returned.' });
 
+/**
+ * What an assistant may be granted: every scope but the `webhooks` extension's. A webhook endpoint acts
+ * with its creating API key's standing (revoking the key disables it), so it is an integration's, made
+ * with a key, not an assistant's.
+ */
+export const ASSISTANT_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => !s.endsWith(':webhooks'));
+
 /** Scopes a member may grant to an assistant; an empty list lets them sign in but grant nothing. */
-const MemberScopes = z.array(ScopeName).max(ALL_SCOPES.length).openapi({
-  description: 'Scopes the member may grant to an assistant (`read:`/`write:` names); a grant never holds more',
-});
+const MemberScopes = z
+  .array(
+    ScopeName.refine((s) => (ASSISTANT_SCOPES as readonly string[]).includes(s), {
+      message: 'Webhook scopes cannot be granted to assistants: an endpoint acts with an API key; create it with a key',
+    }),
+  )
+  .max(ASSISTANT_SCOPES.length)
+  .openapi({
+    description:
+      'Scopes the member may grant to an assistant (`read:`/`write:` names, all but `read:webhooks` and `write:webhooks`); a grant never holds more',
+  });
 
 export const AdminMember = z
   .object({

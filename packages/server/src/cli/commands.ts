@@ -5,6 +5,7 @@ import {
   type AdminMember,
   type AdminTeam,
   ALL_SCOPES,
+  ASSISTANT_SCOPES,
 } from '@vsf/contract';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
@@ -34,9 +35,9 @@ function firstTeamInstructions(adminEnabled: boolean): string[] {
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
-/** `--scopes`: comma-separated scope names, `all` for every scope, or `none` (or empty) for no scope. */
-export function parseScopes(value: string): string[] {
-  if (value === 'all') return [...ALL_SCOPES];
+/** `--scopes`: comma-separated scope names, `all` for every scope of `all`, or `none` (or empty) for no scope. */
+export function parseScopes(value: string, all: readonly string[] = ALL_SCOPES): string[] {
+  if (value === 'all') return [...all];
   if (value === 'none') return [];
   return value
     .split(',')
@@ -179,13 +180,13 @@ export function buildProgram(): Command {
       .requiredOption('--email <email>', 'the sign-in name; one email signs in to one team')
       .requiredOption(
         '--scopes <scopes>',
-        'the scopes the member may grant an assistant: comma-separated, "all", or "none"',
+        'the scopes the member may grant an assistant: comma-separated, "all" (every scope but webhooks), or "none"',
       )
       .option('--password-stdin', 'read the password from the first line of stdin')
       .addHelpText('after', `\n${PASSWORD_SOURCES}`),
   ).action(async (teamId, o, cmd) => {
     const password = await memberPassword(o);
-    const body = { email: o.email, password, scopes: parseScopes(String(o.scopes)) };
+    const body = { email: o.email, password, scopes: parseScopes(String(o.scopes), ASSISTANT_SCOPES) };
     print(await adminRequest<AdminMember>(target(cmd), 'POST', `/teams/${encode(teamId)}/members`, body));
   });
   withAdmin(members.command('list <teamId>').description("List a team's members (never their passwords)")).action(
@@ -208,7 +209,7 @@ export function buildProgram(): Command {
       throw new Error('Nothing to change: pass --scopes, --new-password or --password-stdin');
     }
     const body = {
-      ...(o.scopes !== undefined ? { scopes: parseScopes(String(o.scopes)) } : {}),
+      ...(o.scopes !== undefined ? { scopes: parseScopes(String(o.scopes), ASSISTANT_SCOPES) } : {}),
       ...(o.newPassword || o.passwordStdin ? { password: await memberPassword(o) } : {}),
     };
     const to = target(cmd);

@@ -1,5 +1,5 @@
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { ALL_SCOPES } from '@vsf/contract';
+import { ASSISTANT_SCOPES } from '@vsf/contract';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Knex } from 'knex';
 import { pagePolicy } from '../http/admin-page/admin-page.js';
@@ -63,7 +63,7 @@ function protectedResourceMetadata(urls: ConnectorUrls) {
   return {
     resource: urls.resource.href,
     authorization_servers: [urls.issuer.href.replace(/\/$/, '')],
-    scopes_supported: [...ALL_SCOPES],
+    scopes_supported: [...ASSISTANT_SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: 'Vehicle Storage Facility API (assistant connector)',
   };
@@ -85,7 +85,7 @@ function buildRouter(deps: ConnectorAuthDeps, urls: ConnectorUrls): Router {
       provider,
       issuerUrl: urls.issuer,
       resourceServerUrl: urls.resource,
-      scopesSupported: [...ALL_SCOPES],
+      scopesSupported: [...ASSISTANT_SCOPES],
       resourceName: 'Vehicle Storage Facility API (assistant connector)',
       serviceDocumentationUrl: new URL('/docs', urls.issuer),
       // Each step is limited where it matters: failed sign-ins per address, registration and tokens above.

@@ -13,7 +13,7 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ALL_SCOPES } from '@vsf/contract';
+import { ALL_SCOPES, ASSISTANT_SCOPES } from '@vsf/contract';
 import type { Response } from 'express';
 import type { Knex } from 'knex';
 import { ApiHttpError } from '../errors/api-http-error.js';
@@ -49,12 +49,12 @@ export interface OAuthProviderDeps {
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 /**
- * The scopes an authorization asks for: every one the API has when it names none (the member picks at
- * consent), and an unknown one refused (RFC 6749's invalid_scope), never silently dropped.
+ * The scopes an authorization asks for: every one an assistant may hold when it names none (the member
+ * picks at consent), and an unknown one refused (RFC 6749's invalid_scope), never silently dropped.
  */
 function requestedScopes(scopes: readonly string[] | undefined): string[] {
   const asked = (scopes ?? []).filter((s) => s !== '');
-  if (asked.length === 0) return [...ALL_SCOPES];
+  if (asked.length === 0) return [...ASSISTANT_SCOPES];
   const unknown = asked.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new InvalidScopeError(`Unknown scope: ${unknown.join(' ')}`);
   return [...new Set(asked)];

@@ -1,4 +1,4 @@
-import { SCOPE_RESOURCES } from '@vsf/contract';
+import { ASSISTANT_SCOPES, SCOPE_RESOURCES, type ScopeResource } from '@vsf/contract';
 import { ADMIN_PAGE_SCRIPT_PATH, ADMIN_PAGE_STYLE_PATH } from './admin-page-assets.js';
 import { SCOPE_GRANTS } from './scope-grants.js';
 
@@ -9,20 +9,25 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPE
  * One fieldset per resource, read and write side by side, so a key's (or a member's) reach is chosen
  * resource by resource. The checkboxes have no ids: the key and the member forms each hold a set.
  */
-function renderScopeGroups(): string {
-  return SCOPE_RESOURCES.map((resource) => {
-    const checkbox = (access: 'read' | 'write') => {
-      const scope = escapeHtml(`${access}:${resource}`);
-      return `<label class="scope"><input type="checkbox" name="scope" value="${scope}"> <code>${scope}</code></label>`;
-    };
-    return `<fieldset class="scope-group" data-resource="${escapeHtml(resource)}">
+function renderScopeGroups(resources: readonly ScopeResource[] = SCOPE_RESOURCES): string {
+  return resources
+    .map((resource) => {
+      const checkbox = (access: 'read' | 'write') => {
+        const scope = escapeHtml(`${access}:${resource}`);
+        return `<label class="scope"><input type="checkbox" name="scope" value="${scope}"> <code>${scope}</code></label>`;
+      };
+      return `<fieldset class="scope-group" data-resource="${escapeHtml(resource)}">
           <legend>${escapeHtml(resource)}</legend>
           <p class="hint">${escapeHtml(SCOPE_GRANTS[resource])}</p>
           ${checkbox('read')}
           ${checkbox('write')}
         </fieldset>`;
-  }).join('\n        ');
+    })
+    .join('\n        ');
 }
+
+/** What a member may grant an assistant: every resource but webhooks (an endpoint acts with an API key). */
+const ASSISTANT_RESOURCES = SCOPE_RESOURCES.filter((r) => ASSISTANT_SCOPES.includes(`read:${r}`));
 
 /**
  * The static shell of `/admin`. Everything that depends on the admin token (teams, keys, members, grants) is fetched by the
@@ -133,7 +138,7 @@ export function renderAdminShell(options: { adminEnabled: boolean }): string {
             <legend>Scopes the member may grant</legend>
             <p class="hint">An assistant's grant never holds more than these; with none ticked the member can sign in but grant nothing. Ticking write also ticks read.</p>
             <div class="scope-grid">
-        ${renderScopeGroups()}
+        ${renderScopeGroups(ASSISTANT_RESOURCES)}
             </div>
           </fieldset>
           <button type="submit">Add member</button>
