@@ -94,11 +94,7 @@ describe('assistant connector security', () => {
     expect(second.status).toBe(400);
     expect(second.body.error).toBe('invalid_grant');
     expect((await flow.mcp(tokens.access_token, listTools)).status).toBe(401);
-    const refreshed = await flow.token({
-      grant_type: 'refresh_token',
-      client_id: clientId,
-      refresh_token: tokens.refresh_token as string,
-    });
+    const refreshed = await flow.refresh(clientId, tokens.refresh_token as string);
     expect(refreshed.status).toBe(400);
   });
 
@@ -137,26 +133,14 @@ describe('assistant connector security', () => {
 
   it('rotates refresh tokens, and a reused one revokes the whole grant', async () => {
     const { clientId, tokens } = await signedIn(['read:cars']);
-    const first = await flow.token({
-      grant_type: 'refresh_token',
-      client_id: clientId,
-      refresh_token: tokens.refresh_token as string,
-    });
+    const first = await flow.refresh(clientId, tokens.refresh_token as string);
     const rotated = (await first.json()) as Record<string, string>;
     expect(first.status).toBe(200);
     expect(await toolNames(rotated.access_token as string)).toContain('list_cars');
-    const reuse = await flow.token({
-      grant_type: 'refresh_token',
-      client_id: clientId,
-      refresh_token: tokens.refresh_token as string,
-    });
+    const reuse = await flow.refresh(clientId, tokens.refresh_token as string);
     expect(reuse.status).toBe(400);
     expect((await flow.mcp(rotated.access_token, listTools)).status).toBe(401);
-    const next = await flow.token({
-      grant_type: 'refresh_token',
-      client_id: clientId,
-      refresh_token: rotated.refresh_token as string,
-    });
+    const next = await flow.refresh(clientId, rotated.refresh_token as string);
     expect(next.status).toBe(400);
   });
 

@@ -1,6 +1,6 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AdminGrant } from '@vsf/contract';
-import { type AdminListQuery, adminListFilter, jsonArray } from './team-members-repository.js';
+import { type AdminListQuery, adminPage, jsonArray } from './team-members-repository.js';
 import type { Executor } from './team-scoped-table.js';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -177,24 +177,20 @@ export const oauthRepository = {
     return row ? toGrant(row) : undefined;
   },
 
-  async pageGrants(
-    db: Executor,
-    teamId: string,
-    query: AdminListQuery,
-  ): Promise<{ records: AdminGrant[]; total: number }> {
-    const { page, limit } = query;
-    const rows: GrantRow[] = await adminListFilter(grantsWithNames(db), 'oauth_grants', teamId, query)
-      .orderBy([
-        { column: 'oauth_grants.created_at', order: 'desc' },
-        { column: 'oauth_grants.id', order: 'desc' },
-      ])
-      .limit(limit)
-      .offset((page - 1) * limit);
-    const [count] = await adminListFilter(db('oauth_grants'), 'oauth_grants', teamId, query).count<
-      { count: string | number }[]
-    >('* as count');
-    return { records: rows.map(toGrant), total: Number(count?.count ?? 0) };
-  },
+  pageGrants: (db: Executor, teamId: string, query: AdminListQuery) =>
+    adminPage(
+      db,
+      'oauth_grants',
+      teamId,
+      query,
+      (q) =>
+        q.orderBy([
+          { column: 'oauth_grants.created_at', order: 'desc' },
+          { column: 'oauth_grants.id', order: 'desc' },
+        ]),
+      toGrant,
+      grantsWithNames,
+    ),
 
   /** Keeps the first revocation time; `teamId` absent only for the server's own revocations (token reuse). */
   async revokeGrant(db: Executor, id: string, now: Date, teamId?: string): Promise<void> {

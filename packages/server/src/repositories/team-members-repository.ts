@@ -28,6 +28,28 @@ export function adminListFilter(query: Knex.QueryBuilder, table: string, teamId:
   return query;
 }
 
+/**
+ * One page of a team's rows of `table` and the count of all that match: `from` names what is selected
+ * (joins included), `order` the page's order, `map` each row's record.
+ */
+export async function adminPage<R, T>(
+  db: Executor,
+  table: string,
+  teamId: string,
+  query: AdminListQuery,
+  order: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
+  map: (row: R) => T,
+  from: (db: Executor) => Knex.QueryBuilder = (d) => d(table),
+): Promise<{ records: T[]; total: number }> {
+  const rows: R[] = await order(adminListFilter(from(db), table, teamId, query))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  const [count] = await adminListFilter(db(table), table, teamId, query).count<{ count: string | number }[]>(
+    '* as count',
+  );
+  return { records: rows.map(map), total: Number(count?.count ?? 0) };
+}
+
 export const jsonArray = (value: string[] | string): string[] =>
   typeof value === 'string' ? (JSON.parse(value) as string[]) : value;
 
@@ -70,17 +92,15 @@ export const teamMembersRepository = {
     return toMember(row);
   },
 
-  async page(db: Executor, teamId: string, query: AdminListQuery): Promise<{ records: AdminMember[]; total: number }> {
-    const { page, limit } = query;
-    const rows: MemberRow[] = await adminListFilter(db('team_members'), 'team_members', teamId, query)
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .limit(limit)
-      .offset((page - 1) * limit);
-    const [count] = await adminListFilter(db('team_members'), 'team_members', teamId, query).count<
-      { count: string | number }[]
-    >('* as count');
-    return { records: rows.map(toMember), total: Number(count?.count ?? 0) };
-  },
+  page: (db: Executor, teamId: string, query: AdminListQuery) =>
+    adminPage(
+      db,
+      'team_members',
+      teamId,
+      query,
+      (q) => q.orderBy([{ column: 'created_at' }, { column: 'id' }]),
+      toMember,
+    ),
 
   async find(db: Executor, teamId: string, id: string): Promise<AdminMember | undefined> {
     const row: MemberRow | undefined = await db('team_members').where({ team_id: teamId, id }).first();

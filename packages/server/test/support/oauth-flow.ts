@@ -50,6 +50,8 @@ export function oauthFlow(origin: string) {
       return { code, location: answer.location as URL };
     },
     token: (fields: Record<string, string>) => form('/token', fields),
+    refresh: (clientId: string, refreshToken: string) =>
+      form('/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken }),
     async tokens(clientId: string, code: string, verifier: string) {
       const res = await form('/token', {
         grant_type: 'authorization_code',
