@@ -280,25 +280,32 @@ export interface AttemptRecord {
 }
 
 /** Writes an attempt's outcome and ends the lease; false when the lease was lost (another instance owns it). */
-export async function recordAttempt(
+export function recordAttempt(
   db: Executor,
   claimed: ClaimedDelivery,
   attempt: AttemptRecord,
   now: Date,
 ): Promise<boolean> {
+  return endLease(db, claimed, now, {
+    status: attempt.status,
+    attempts: db.raw('attempts + 1'),
+    last_response_status: attempt.responseStatus,
+    last_error: attempt.error,
+    next_attempt_at: attempt.nextAttemptAt,
+    first_attempt_at: db.raw('coalesce(first_attempt_at, ?)', [attempt.firstAttemptAt]),
+  });
+}
+
+/** Writes `values` to a leased delivery and ends the lease; false when the lease was lost. */
+async function endLease(
+  db: Executor,
+  claimed: ClaimedDelivery,
+  now: Date,
+  values: Record<string, unknown>,
+): Promise<boolean> {
   const updated = await db('webhook_deliveries')
     .where({ id: claimed.id, lease_token: claimed.leaseToken })
-    .update({
-      status: attempt.status,
-      attempts: db.raw('attempts + 1'),
-      last_response_status: attempt.responseStatus,
-      last_error: attempt.error,
-      next_attempt_at: attempt.nextAttemptAt,
-      first_attempt_at: db.raw('coalesce(first_attempt_at, ?)', [attempt.firstAttemptAt]),
-      lease_until: null,
-      lease_token: null,
-      updated_at: now,
-    })
+    .update({ ...values, lease_until: null, lease_token: null, updated_at: now })
     .returning('id');
   return updated.length > 0;
 }
@@ -307,24 +314,8 @@ export async function recordAttempt(
  * Ends a delivery without sending it (`failed`, no attempt counted): what it carries is no longer the
  * endpoint's to see. False when the lease was lost.
  */
-export async function dropDelivery(
-  db: Executor,
-  claimed: ClaimedDelivery,
-  reason: string,
-  now: Date,
-): Promise<boolean> {
-  const updated = await db('webhook_deliveries')
-    .where({ id: claimed.id, lease_token: claimed.leaseToken })
-    .update({
-      status: 'failed',
-      last_error: reason,
-      next_attempt_at: null,
-      lease_until: null,
-      lease_token: null,
-      updated_at: now,
-    })
-    .returning('id');
-  return updated.length > 0;
+export function dropDelivery(db: Executor, claimed: ClaimedDelivery, reason: string, now: Date): Promise<boolean> {
+  return endLease(db, claimed, now, { status: 'failed', last_error: reason, next_attempt_at: null });
 }
 
 /** Counts a failed attempt against its endpoint (a success resets it); the failures in a row now. */
