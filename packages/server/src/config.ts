@@ -3,6 +3,7 @@ import { DEFAULT_EVENTS_RETENTION_DAYS } from '@vsf/contract';
 import type { BodyTimeouts } from './http/body-timeouts.js';
 import { type TrustProxy, trustProxyFromEnv } from './http/trust-proxy.js';
 import { type KeyCacheOptions, keyCacheFromEnv } from './keys/verified-key-cache.js';
+import { DEFAULT_OAUTH_LIFETIMES, type OAuthLifetimes } from './oauth/oauth-provider.js';
 import { type MessagingConfig, messagingFromEnv } from './providers/messaging/messaging-config.js';
 import { type RateLimitConfig, rateLimitFromEnv } from './rate-limit/key-rate-limiter.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from './webhooks/webhook-options.js';
@@ -40,6 +41,8 @@ export interface ServerConfig {
    * address the server listens on when unset.
    */
   publicUrl?: string | undefined;
+  /** The assistant connector's token and code lifetimes (`VSF_ACCESS_TOKEN_SECONDS`, `VSF_REFRESH_TOKEN_DAYS`). */
+  oauthLifetimes?: OAuthLifetimes | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -78,6 +81,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       allowHttpLoopback: booleanFromEnv(env, 'VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK') ?? false,
     },
     publicUrl: publicUrlFromEnv(env.VSF_PUBLIC_URL),
+    oauthLifetimes: oauthLifetimesFromEnv(env),
+  };
+}
+
+/** Whole numbers in a range, or the default when unset: a typo must stop the start, not become NaN. */
+function boundedInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oauthLifetimesFromEnv(env: NodeJS.ProcessEnv): OAuthLifetimes {
+  return {
+    ...DEFAULT_OAUTH_LIFETIMES,
+    // A minute at least (a call must outlive its token's check); a day at most: refresh tokens are for longer.
+    accessTokenSeconds: boundedInteger(
+      env,
+      'VSF_ACCESS_TOKEN_SECONDS',
+      DEFAULT_OAUTH_LIFETIMES.accessTokenSeconds,
+      60,
+      86_400,
+    ),
+    refreshTokenSeconds:
+      boundedInteger(env, 'VSF_REFRESH_TOKEN_DAYS', DEFAULT_OAUTH_LIFETIMES.refreshTokenSeconds / 86_400, 1, 365) *
+      86_400,
   };
 }
 

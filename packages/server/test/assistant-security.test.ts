@@ -229,6 +229,19 @@ describe('assistant connector security', () => {
     expect((await flow.mcp(off.tokens.access_token, listTools)).status).toBe(200);
   });
 
+  it('answers an expired access token 401 API key expired, and its refresh token gets a new one', async () => {
+    const { clientId, tokens } = await signedIn(['read:cars']);
+    await server.db('oauth_tokens').where({ kind: 'access' }).update({ expires_at: new Date(Date.now() - 1000) });
+    const expired = await flow.mcp(tokens.access_token, listTools);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(await expired.json()).toMatchObject({ error: 'API key expired' });
+    const refreshed = await flow.refresh(clientId, tokens.refresh_token as string);
+    const fresh = (await refreshed.json()) as { access_token: string; expires_in: number };
+    expect(fresh.expires_in).toBe(3600);
+    expect(await toolNames(fresh.access_token)).toContain('list_cars');
+  });
+
   it('a new password ends the member’s grants', async () => {
     const { member, tokens } = await signedIn(['read:cars']);
     await server.admin('PATCH', `/teams/${member.teamId}/members/${member.id}`, { password: 'another long password' });

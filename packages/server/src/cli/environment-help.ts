@@ -39,6 +39,12 @@ const VARIABLES: [name: string, meaning: string][] = [
     'VSF_WEBHOOK_ALLOW_HTTP_LOOPBACK',
     '1: webhooks may also deliver to http://127.0.0.1:<port> (tests, local development); default 0: https only',
   ],
+  [
+    'VSF_PUBLIC_URL',
+    "the https origin clients reach the server at (the assistant connector's OAuth issuer; default: where it listens)",
+  ],
+  ['VSF_ACCESS_TOKEN_SECONDS', "lifetime of an assistant's access token (default 3600; 60 to 86400)"],
+  ['VSF_REFRESH_TOKEN_DAYS', "lifetime of an assistant's refresh token, from its last use (default 30; 1 to 365)"],
   ['LOG_LEVEL', 'pino level of the JSON request logs (default info; silent mutes them)'],
 ];
 

@@ -86,6 +86,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     webhooks: config.webhooks,
     isReady: () => ready,
     bodyTimeouts,
+    ...(config.oauthLifetimes ? { oauthLifetimes: config.oauthLifetimes } : {}),
   });
   const { webhookDispatcher } = app.locals.services;
 
