@@ -46,10 +46,20 @@ function startAuthProxy(target: URL, token: string): Promise<Server> {
   return new Promise((resolve) => proxied.listen(0, '127.0.0.1', () => resolve(proxied)));
 }
 
+/**
+ * The environment `npx` runs the suite in: without the workspace's npm settings that `pnpm test` passes
+ * down (its `engine-strict` would refuse the suite's Node 22 dependencies on this Node 20, before the
+ * Node 22 it runs on is even fetched).
+ */
+function npxEnvironment(): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([name]) => !/^(npm_config_|npm_package_|pnpm_)/i.test(name));
+  return { ...Object.fromEntries(inherited), npm_config_update_notifier: 'false', npm_config_engine_strict: 'false' };
+}
+
 function runScenario(scenario: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', [...CONFORMANCE, 'server', '--url', proxyUrl, '--scenario', scenario], {
-      env: { ...process.env, npm_config_update_notifier: 'false' },
+      env: npxEnvironment(),
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
