@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { grantToken, startTestServer, type TestServer } from '../src/testing/index.js';
 import { connectAssistant, type Member } from './support/assistant-client.js';
 
 let server: TestServer;
@@ -96,5 +96,39 @@ describe('the assistant connector, through the official MCP client', () => {
     expect(after.headers.get('www-authenticate')).toContain('resource_metadata=');
     expect(await after.json()).toMatchObject({ error: 'API key revoked', code: 'unauthorized' });
     await client.close();
+  });
+
+  it('speaks both protocol versions it announces, 2025-06-18 and 2025-11-25', async () => {
+    const { teamId } = await teamWithMember(['read:cars']);
+    const token = await grantToken(server.db, teamId, ['read:cars'], server.origin);
+    for (const protocolVersion of ['2025-06-18', '2025-11-25']) {
+      const rpc = (message: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${server.origin}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+          body: JSON.stringify(message),
+        });
+      const init = await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion, capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+      });
+      const body = (await init.json()) as { result: { protocolVersion: string; capabilities: { tools?: unknown } } };
+      expect(body.result.protocolVersion).toBe(protocolVersion);
+      expect(body.result.capabilities.tools).toBeDefined();
+      const list = await rpc(
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { 'mcp-protocol-version': protocolVersion },
+      );
+      expect(list.status).toBe(200);
+      const tools = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools;
+      expect(tools.map((t) => t.name)).toContain('get_car');
+    }
   });
 });
