@@ -231,7 +231,10 @@ describe('assistant connector security', () => {
 
   it('answers an expired access token 401 API key expired, and its refresh token gets a new one', async () => {
     const { clientId, tokens } = await signedIn(['read:cars']);
-    await server.db('oauth_tokens').where({ kind: 'access' }).update({ expires_at: new Date(Date.now() - 1000) });
+    await server
+      .db('oauth_tokens')
+      .where({ kind: 'access' })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const expired = await flow.mcp(tokens.access_token, listTools);
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
