@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { type AssistantTool, deriveAssistantTools, toolAllowed, toolListEntry } from '@vsf/contract';
@@ -50,38 +50,8 @@ function refuse(res: Response, error: ApiHttpError, resourceMetadata: string | u
   res.status(error.status).json(apiErrorBody(error));
 }
 
-/**
- * The request as the SDK's Web-standard transport reads it: headers only, since the body is already
- * parsed (and passed beside it). Cheaper than the Node transport's full conversion of every request.
- */
-function webRequestOf(req: Request): globalThis.Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  return new globalThis.Request(`http://${req.headers.host ?? 'localhost'}${req.originalUrl}`, {
-    method: req.method,
-    headers,
-  });
-}
-
-/** Writes the transport's answer (JSON, or an empty 202 for a notification) as the Express response. */
-async function sendWebResponse(res: Response, answer: globalThis.Response): Promise<void> {
-  res.status(answer.status);
-  answer.headers.forEach((value, name) => {
-    res.setHeader(name, value);
-  });
-  res.end(await answer.text());
-}
-
 /** The MCP server of one request (stateless: any instance serves any request, as the load balancer picks). */
-function mcpServer(
-  deps: McpEndpointDeps,
-  tools: ReadonlyMap<string, AssistantTool>,
-  auth: AuthContext,
-  call: CallContext,
-): Server {
+function mcpServer(deps: McpEndpointDeps, tools: AssistantTool[], auth: AuthContext, call: CallContext): Server {
   const server = new Server(
     { name: 'vsf', title: 'Vehicle Storage Facility', version: deps.version },
     {
@@ -91,11 +61,12 @@ function mcpServer(
         'Tools for one facility team’s records (cars, customers, parking, appointments, messages, marketing). Each tool is one API operation; list tools return one page and say how to ask for the next. Confirm destructive tools (deletes, sends) with the person first.',
     },
   );
+  const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...tools.values()].filter((tool) => toolAllowed(tool, auth.scopes)).map(toolListEntry),
+    tools: tools.filter((tool) => toolAllowed(tool, auth.scopes)).map(toolListEntry),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = tools.get(request.params.name);
+    const tool = byName.get(request.params.name);
     if (!tool) {
       return errorResult(404, { error: `Unknown tool: ${request.params.name}`, code: 'not_found', details: null });
     }
@@ -111,7 +82,7 @@ function mcpServer(
  * checked by the API's own authentication, and gets the tools its grant's scopes allow.
  */
 export function mcpEndpoint(deps: McpEndpointDeps): Router {
-  const tools = new Map(deriveAssistantTools().map((tool) => [tool.name, tool]));
+  const tools = deriveAssistantTools();
   const router = Router();
   router.all(MCP_PATH, async (req: Request, res: Response) => {
     const publicUrl = deps.publicUrl();
@@ -162,14 +133,13 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
       requestId: res.getHeader('x-request-id') as string | undefined,
     };
     const server = mcpServer(deps, tools, auth, call);
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      await sendWebResponse(res, await transport.handleRequest(webRequestOf(req), { parsedBody: body }));
-    } finally {
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    res.on('close', () => {
       void transport.close();
       void server.close();
-    }
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
   });
   return router;
 }
