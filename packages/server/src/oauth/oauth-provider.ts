@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
   InvalidGrantError,
@@ -129,8 +128,8 @@ export class VsfOAuthProvider implements OAuthServerProvider {
     const now = this.deps.now();
     const claim = await oauthRepository.claimCode(this.deps.db, secretHash(code), now);
     if (!claim) throw new InvalidGrantError('Unknown authorization code');
-    const grant = await oauthRepository.grantOfRow(this.deps.db, claim.row.grant_id);
-    if (!grant || grant.client_id !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
+    const grant = await oauthRepository.grantForExchange(this.deps.db, claim.row.grant_id);
+    if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
     if (claim.reused) {
       await oauthRepository.revokeGrant(this.deps.db, grant.id, now);
       throw new InvalidGrantError('Authorization code already used; the tokens it gave are revoked');
@@ -142,7 +141,7 @@ export class VsfOAuthProvider implements OAuthServerProvider {
     if (resource && !sameResource(resource, this.deps.urls.resource)) {
       throw new InvalidTargetError(`This server issues tokens only for ${this.deps.urls.resource.href}`);
     }
-    if (grant.revoked_at) throw new InvalidGrantError('The grant was revoked');
+    if (grant.revoked) throw new InvalidGrantError('The grant was revoked');
     return this.issueTokens(grant.id, grant.scopes, now);
   }
 
@@ -156,24 +155,24 @@ export class VsfOAuthProvider implements OAuthServerProvider {
     const now = this.deps.now();
     const claim = await oauthRepository.claimRefreshToken(this.deps.db, secretHash(refreshToken), now);
     if (claim?.row.kind !== 'refresh') throw new InvalidGrantError('Unknown refresh token');
-    const grant = await oauthRepository.grantOfRow(this.deps.db, claim.row.grant_id);
-    if (!grant || grant.client_id !== client.client_id) throw new InvalidGrantError('Unknown refresh token');
+    const grant = await oauthRepository.grantForExchange(this.deps.db, claim.row.grant_id);
+    if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token');
     if (claim.reused) {
       await oauthRepository.revokeGrant(this.deps.db, grant.id, now);
       throw new InvalidGrantError('Refresh token already used; the grant is revoked, sign in again');
     }
-    if (grant.revoked_at) throw new InvalidGrantError('The grant was revoked; sign in again');
+    if (grant.revoked) throw new InvalidGrantError('The grant was revoked; sign in again');
     if (new Date(claim.row.expires_at) <= now) throw new InvalidGrantError('Refresh token expired; sign in again');
     if (resource && !sameResource(resource, this.deps.urls.resource)) {
       throw new InvalidTargetError(`This server issues tokens only for ${this.deps.urls.resource.href}`);
     }
-    const granted = new Set(typeof grant.scopes === 'string' ? JSON.parse(grant.scopes) : grant.scopes);
+    const granted = new Set(grant.scopes);
     const beyond = (scopes ?? []).filter((s) => !granted.has(s));
     if (beyond.length > 0) throw new InvalidScopeError(`Not in the grant: ${beyond.join(' ')}`);
     return this.issueTokens(grant.id, grant.scopes, now);
   }
 
-  private async issueTokens(grantId: string, scopes: string[] | string, now: Date): Promise<OAuthTokens> {
+  private async issueTokens(grantId: string, scopes: string[], now: Date): Promise<OAuthTokens> {
     const { accessTokenSeconds, refreshTokenSeconds } = this.deps.lifetimes;
     const access = newSecret('access');
     const refresh = newSecret('refresh');
@@ -186,13 +185,12 @@ export class VsfOAuthProvider implements OAuthServerProvider {
       ],
       now,
     );
-    const list = typeof scopes === 'string' ? (JSON.parse(scopes) as string[]) : scopes;
     return {
       access_token: access,
       token_type: 'Bearer',
       expires_in: accessTokenSeconds,
       refresh_token: refresh,
-      scope: list.join(' '),
+      scope: scopes.join(' '),
     };
   }
 
@@ -224,5 +222,3 @@ export class VsfOAuthProvider implements OAuthServerProvider {
     }
   }
 }
-
-export const newGrantId = () => randomUUID();

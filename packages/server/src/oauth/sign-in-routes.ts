@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 import type { Knex } from 'knex';
 import { ApiHttpError } from '../errors/api-http-error.js';
@@ -11,7 +12,7 @@ import {
   teamMembersRepository,
 } from '../repositories/team-members-repository.js';
 import type { ConnectorUrls } from './connector-urls.js';
-import { newGrantId, type OAuthLifetimes } from './oauth-provider.js';
+import type { OAuthLifetimes } from './oauth-provider.js';
 import { newSecret, secretHash } from './oauth-secrets.js';
 import { CSRF_COOKIE, renderConsent, renderProblem, renderSignIn } from './sign-in-pages.js';
 
@@ -162,7 +163,7 @@ async function consent(req: Request, res: Response, deps: SignInDeps): Promise<v
     return;
   }
   const now = deps.now();
-  const grantId = newGrantId();
+  const grantId = randomUUID();
   const code = newSecret('code');
   await deps.db.transaction(async (trx) => {
     await oauthRepository.insertGrant(

@@ -1,4 +1,5 @@
 import type { AdminKey } from '@vsf/contract';
+import { iso, jsonArray } from './row-values.js';
 import type { Executor } from './team-scoped-table.js';
 
 interface ApiKeyRow {
@@ -15,15 +16,13 @@ interface ApiKeyRow {
   updated_at: Date;
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
 function toAdminKey(row: ApiKeyRow): AdminKey {
   return {
     id: row.id,
     teamId: row.team_id,
     name: row.name,
     prefix: row.prefix,
-    scopes: typeof row.scopes === 'string' ? JSON.parse(row.scopes) : row.scopes,
+    scopes: jsonArray(row.scopes),
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
     lastUsedAt: iso(row.last_used_at),

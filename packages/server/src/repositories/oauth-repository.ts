@@ -1,9 +1,8 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AdminGrant } from '@vsf/contract';
-import { type AdminListQuery, adminPage, jsonArray } from './team-members-repository.js';
+import { iso, jsonArray } from './row-values.js';
+import { type AdminListQuery, adminPage } from './team-members-repository.js';
 import type { Executor } from './team-scoped-table.js';
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** The authorization request a sign-in carries from the sign-in form to the consent form. */
 export interface PendingAuthorization {
@@ -85,6 +84,13 @@ async function claimOnce<T>(db: Executor, table: string, column: string, hash: s
   if (taken) return { row: taken as T, reused: false };
   const existing = await db(table).where(column, hash).first();
   return existing ? { row: existing as T, reused: true } : undefined;
+}
+
+export interface ExchangedGrant {
+  id: string;
+  clientId: string;
+  scopes: string[];
+  revoked: boolean;
 }
 
 export interface CodeRow {
@@ -267,8 +273,12 @@ export const oauthRepository = {
     return row ? { grantId: row.id, clientId: row.client_id } : undefined;
   },
 
-  async grantOfRow(db: Executor, grantId: string) {
-    return db('oauth_grants').where({ id: grantId }).first();
+  /** What a code or refresh token exchange checks of its grant, the scopes parsed. */
+  async grantForExchange(db: Executor, grantId: string): Promise<ExchangedGrant | undefined> {
+    const row = await db('oauth_grants').where({ id: grantId }).first('id', 'client_id', 'scopes', 'revoked_at');
+    return row
+      ? { id: row.id, clientId: row.client_id, scopes: jsonArray(row.scopes), revoked: row.revoked_at !== null }
+      : undefined;
   },
 
   // Read on every connector request, uncached: a revocation, a deleted member or the team's API switch is

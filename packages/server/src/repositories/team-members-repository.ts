@@ -1,5 +1,6 @@
 import type { AdminMember } from '@vsf/contract';
 import type { Knex } from 'knex';
+import { jsonArray } from './row-values.js';
 import type { Executor } from './team-scoped-table.js';
 
 interface MemberRow {
@@ -49,9 +50,6 @@ export async function adminPage<R, T>(
   );
   return { records: rows.map(map), total: Number(count?.count ?? 0) };
 }
-
-export const jsonArray = (value: string[] | string): string[] =>
-  typeof value === 'string' ? (JSON.parse(value) as string[]) : value;
 
 function toMember(row: MemberRow): AdminMember {
   return {
