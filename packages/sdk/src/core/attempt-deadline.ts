@@ -1,7 +1,7 @@
 import { AttemptTimeout } from './attempt-timeout.js';
 
 /**
- * Settles as `work` does, unless `ms` pass first (the attempt fails with `AttemptTimeout`, after
+ * Settles as `work` does, unless `ms` pass first (the attempt fails with `AttemptTimeout` of `phase`, after
  * `onTimeout`) or `signal` aborts (it fails with the signal's reason). Either way the response `work`
  * reported through `seen`, if any, has its body cancelled, so a fetch that would keep reading stops.
  * One timer and one listener for the whole attempt, removed as soon as it settles.
@@ -11,6 +11,7 @@ export function withinDeadline<T>(
   ms: number,
   signal: AbortSignal | undefined,
   onTimeout?: () => void,
+  phase: AttemptTimeout['phase'] = 'attempt',
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     let response: Response | undefined;
@@ -26,7 +27,7 @@ export function withinDeadline<T>(
     const onAbort = () => stop(signal?.reason);
     const timer = setTimeout(() => {
       onTimeout?.();
-      stop(new AttemptTimeout());
+      stop(new AttemptTimeout(phase, ms));
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
     work((seenResponse) => {

@@ -1,7 +1,14 @@
-/** An attempt's time (the call's `timeout`) ran out, waiting for the response or reading its body. */
+/**
+ * An attempt ran out of time: `response` when no response headers came within the call's `responseTimeout`
+ * (a dead link, a server that accepted the connection and says nothing), `attempt` when the whole attempt,
+ * reading the body included, outlasted its `timeout`. `ms` is the limit that ran out, when known.
+ */
 export class AttemptTimeout extends Error {
   override name = 'AttemptTimeout';
-  constructor() {
-    super('The attempt ran out of time');
+  constructor(
+    readonly phase: 'response' | 'attempt' = 'attempt',
+    readonly ms?: number,
+  ) {
+    super(phase === 'response' ? 'No response came in time' : 'The attempt ran out of time');
   }
 }

@@ -8,7 +8,7 @@ import { connectionFailure } from './connection-failure.js';
 import type { DeclarationOf, EndpointPromise, RequestArgsFor, RouteLike } from './endpoint-types.js';
 import { ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
 import { exchangeThroughKy } from './exchange-through-ky.js';
-import { type Exchange, exchangeWithin } from './exchange-within.js';
+import { type AttemptLimits, type Exchange, exchangeWithin } from './exchange-within.js';
 import { expandPath } from './expand-path.js';
 import { consoleLogger, type Logger, levelledLogger, parseLogLevel } from './logger.js';
 import { Page, type PageBody, PagePromise } from './page.js';
@@ -43,6 +43,8 @@ export interface CredentialConfig {
 type PickRequired<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** A few seconds: an API answers in well under one; a dead link should not hold staff for a minute. */
+const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
 /** From package.json, bundled in at build, so `changeset version` releases never send a stale User-Agent. */
 const VERSION = sdkPackage.version;
 
@@ -58,7 +60,9 @@ type SendCall<T> = [
 export class BaseClient {
   readonly baseUrl: string;
   readonly timeout: number;
+  readonly responseTimeout: number;
   readonly maxRetries: number;
+  private readonly onRetry: ClientOptions['onRetry'];
   protected readonly credential: string;
   private readonly fetchImpl: typeof fetch;
   private readonly headers: BaseHeaders;
@@ -77,6 +81,11 @@ export class BaseClient {
     this.baseUrl = (options.baseUrl ?? env(config.baseUrlEnv) ?? config.defaultBaseUrl).replace(/\/+$/, '');
     this.apiPath = new URL(config.defaultBaseUrl).pathname.replace(/\/+$/, '');
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.responseTimeout = options.responseTimeout ?? DEFAULT_RESPONSE_TIMEOUT_MS;
+    if (!(this.responseTimeout > 0)) {
+      throw new VsfError(`responseTimeout must be a number of milliseconds > 0, got ${options.responseTimeout}`);
+    }
+    this.onRetry = options.onRetry;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
       throw new VsfError(`maxRetries must be a whole number ≥ 0, got ${options.maxRetries}`);
@@ -223,13 +232,13 @@ export class BaseClient {
     endpoint: RouteLike,
     url: string,
     init: { method: string; headers: Record<string, string>; body: JsonText | RawBody | undefined },
-    timeout: number,
+    limits: AttemptLimits,
     signal: AbortSignal | undefined,
   ): Promise<Exchange> {
     const keepsBody = endpoint.binary ? isOk : never;
     const { body } = init;
-    if (body === undefined) return exchangeWithin(this.fetchImpl, url, init, timeout, signal, keepsBody);
-    return exchangeThroughKy(this.fetchImpl, url, { ...init, body }, timeout, signal, keepsBody);
+    if (body === undefined) return exchangeWithin(this.fetchImpl, url, init, limits, signal, keepsBody);
+    return exchangeThroughKy(this.fetchImpl, url, { ...init, body }, limits, signal, keepsBody);
   }
 
   /** Not `async`, so the request leaves before this returns; anything thrown still becomes a rejection. */
@@ -247,7 +256,13 @@ export class BaseClient {
     const headers = this.headersFor(endpoint, method, options);
     const sent = sentBody(args.body);
     // A caller's own timeout is exact; the client's grows with the body, so a slow uplink can still send it.
-    const timeout = options.timeout ?? this.timeout + uploadAllowance(sent);
+    const allowance = uploadAllowance(sent);
+    const timeout = options.timeout ?? this.timeout + allowance;
+    // The headers cannot come before the body has gone: the response wait gets the same allowance.
+    const limits = {
+      ms: timeout,
+      responseMs: Math.min(timeout, (options.responseTimeout ?? this.responseTimeout) + allowance),
+    };
     const maxRetries = options.maxRetries ?? this.maxRetries;
 
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {
@@ -259,7 +274,7 @@ export class BaseClient {
           endpoint,
           url,
           { method, headers, body: sent },
-          timeout,
+          limits,
           options.signal,
         );
         this.noteExtensions(response);
@@ -286,14 +301,18 @@ export class BaseClient {
           },
         );
         if (error instanceof KyTimeoutError || error instanceof AttemptTimeout) {
-          throw new TimeoutError(`${method} ${url} timed out after ${timeout} ms`, { cause: error });
+          // ky's timeout is the response wait; ours says which limit ran out.
+          const waited = error instanceof AttemptTimeout ? error.phase : 'response';
+          const ms = waited === 'response' ? limits.responseMs : timeout;
+          const what = waited === 'response' && ms < timeout ? ' waiting for the response' : '';
+          throw new TimeoutError(`${method} ${url} timed out after ${ms} ms${what}`, { cause: error });
         }
         throw new ConnectionError(`${method} ${url} failed: ${connectionFailure(error)}`, { cause: error });
       }
     };
 
     return retryAfterFirstAttempt(attempt, maxRetries, options.signal, () =>
-      retryOptions(this.log, method, url, options.signal),
+      retryOptions(this.log, method, url, options.signal, this.onRetry),
     );
   }
 }

@@ -11,6 +11,18 @@ export interface ClientOptions {
    * 3 MiB photo as base64), so a slow uplink can still upload it; a call's own `timeout` gets none.
    */
   timeout?: number | undefined;
+  /**
+   * Milliseconds an attempt waits for the response headers: connecting, sending the request and the server's
+   * answer. Default 10 000. A call with a body gets, on top, the time to send it at 8 KiB/s (as `timeout`
+   * does). A link that accepts the connection and passes nothing is noticed after this long, not after
+   * `timeout`, which keeps covering the whole attempt (reading a large response, or a photo's bytes).
+   */
+  responseTimeout?: number | undefined;
+  /**
+   * Called before each retry, with the failure and the wait: a terminal can say "waiting for network…"
+   * while the retries' log lines stay at `info`.
+   */
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
   /** Retries after the first attempt for retryable failures. Default 2; 0 disables retries. */
   maxRetries?: number | undefined;
   /** A `fetch` implementation (tests, proxies, other runtimes). Defaults to the global one. */
@@ -24,10 +36,22 @@ export interface ClientOptions {
   logger?: Logger | undefined;
 }
 
+/** What `onRetry` is told: which call, which attempt failed and why, and how long until the next. */
+export interface RetryNotice {
+  method: string;
+  url: string;
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  delayMs: number;
+  error: Error;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Milliseconds for each attempt of this call, exactly: no allowance for sending the body is added. */
   timeout?: number | undefined;
+  /** Milliseconds for each attempt's response headers (see `ClientOptions.responseTimeout`). */
+  responseTimeout?: number | undefined;
   maxRetries?: number | undefined;
   headers?: Record<string, string> | undefined;
   /** For POSTs: the key that makes retries safe. Generated when absent, and kept across retries. */

@@ -331,8 +331,8 @@ describe('retries', () => {
     const sleeps: number[] = [];
     const realSetTimeout = globalThis.setTimeout;
     vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
-      // The call's own 60 s timeout (ky's, then what is left of it for the body) is not a retry's wait.
-      const timeout = ms !== undefined && ms > 59_000;
+      // The call's own timeouts (10 s for the response, 60 s for the attempt) are not a retry's wait.
+      const timeout = ms !== undefined && ms >= 10_000;
       if (ms && ms > 100 && !timeout) sleeps.push(ms);
       return realSetTimeout(fn, ms && !timeout ? 0 : ms);
     }) as typeof setTimeout);

@@ -169,6 +169,66 @@ describe('timeouts on the direct path', () => {
   });
 });
 
+describe('the response timeout, apart from the attempt timeout', () => {
+  it('gives up on a link that passes nothing after responseTimeout, not timeout, and says so', async () => {
+    const signals: AbortSignal[] = [];
+    const client = clientFetching(hanging(signals), { responseTimeout: 30, timeout: 60_000, maxRetries: 0 });
+    const error = await client.cars.get('c').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).message).toBe(`GET ${BASE}/cars/c timed out after 30 ms waiting for the response`);
+    expect((error as TimeoutError).cause).toMatchObject({ phase: 'response', ms: 30 });
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
+  it('on the ky path too, with the time to send the body on top', async () => {
+    const signals: AbortSignal[] = [];
+    const client = clientFetching(hanging(signals), { responseTimeout: 30, maxRetries: 0 });
+    const error = await client.cars.create({ year: 2000, make: 'A', model: 'B' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    // 30 ms and ~6 ms for ~50 bytes at 8 KiB/s.
+    expect((error as TimeoutError).message).toMatch(/^POST \S+ timed out after 3\d ms waiting for the response$/);
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
+  it('does not cut a response whose headers came in time but whose body takes longer', async () => {
+    const client = clientFetching(
+      async () => {
+        const text = JSON.stringify({ data: car('slow') });
+        const stream = new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(text.slice(0, 5)));
+            setTimeout(() => {
+              controller.enqueue(new TextEncoder().encode(text.slice(5)));
+              controller.close();
+            }, 80);
+          },
+        });
+        return new Response(stream, { headers: { 'content-type': 'application/json' } });
+      },
+      { responseTimeout: 20, timeout: 5_000, maxRetries: 0 },
+    );
+    expect(await client.cars.get('slow')).toEqual(car('slow'));
+  });
+
+  it('tells onRetry about each retry: the failed attempt, why, and the wait', async () => {
+    const notices: { attempt: number; delayMs: number; message: string }[] = [];
+    const signals: AbortSignal[] = [];
+    const client = clientFetching(hanging(signals), {
+      responseTimeout: 10,
+      maxRetries: 2,
+      onRetry: ({ attempt, delayMs, error }) => notices.push({ attempt, delayMs, message: error.message }),
+    });
+    await client.cars.get('c').catch(() => {});
+    expect(notices.map((n) => n.attempt)).toEqual([1, 2]);
+    expect(notices.every((n) => n.delayMs > 0 && /waiting for the response/.test(n.message))).toBe(true);
+    expect(signals).toHaveLength(3);
+  });
+
+  it('refuses a response timeout that is not a positive number', () => {
+    expect(() => clientFetching(fetch, { responseTimeout: 0 })).toThrow(/responseTimeout must be/);
+  });
+});
+
 describe("the caller's signal on the direct path", () => {
   it('aborts the request without a retry, rejecting with its reason', async () => {
     const signals: AbortSignal[] = [];

@@ -1,4 +1,5 @@
 import type { Options } from 'p-retry';
+import type { RetryNotice } from './client-options.js';
 import { VsfError } from './errors.js';
 import type { Logger } from './logger.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
@@ -7,7 +8,13 @@ import { isRetryable, retryDelayMs } from './retry-policy.js';
  * What p-retry is told for one call: which failures are retried, and the wait before each retry, which is
  * ours (the server's Retry-After or jittered backoff), logged and slept in `onFailedAttempt`.
  */
-export function retryOptions(log: Logger, method: string, url: string, signal: AbortSignal | undefined): Options {
+export function retryOptions(
+  log: Logger,
+  method: string,
+  url: string,
+  signal: AbortSignal | undefined,
+  onRetry?: (notice: RetryNotice) => void,
+): Options {
   return {
     minTimeout: 0,
     maxTimeout: 0,
@@ -26,6 +33,7 @@ export function retryOptions(log: Logger, method: string, url: string, signal: A
         ...fields,
         delayMs: Math.round(delay),
       });
+      onRetry?.({ method, url, attempt: attemptNumber, delayMs: Math.round(delay), error });
       await sleep(delay, signal);
     },
   };
