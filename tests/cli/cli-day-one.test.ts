@@ -138,7 +138,7 @@ describe('one car lookup (id, VIN, stock number) for every command that takes a 
     expect(ambiguous.stderr).toContain(twin.id);
     const missing = await vsf(['photos', 'list', 'NO-SUCH-CAR']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('No car with id, VIN or stock number "NO-SUCH-CAR"');
+    expect(missing.stderr).toContain('No car with id, VIN, stock number or plate "NO-SUCH-CAR"');
   });
 });
 

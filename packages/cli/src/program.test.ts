@@ -19,3 +19,21 @@ describe('vsf --help', () => {
     });
   }
 });
+
+describe('every command and option of vsf has a description', () => {
+  const all = (command: Command): Command[] => [command, ...command.commands.flatMap(all)];
+  const commands = all(buildProgram());
+  // --help, completion and the README show these; an empty one leaves people guessing what a flag does.
+  it('no command without a description', () => {
+    expect(commands.filter((c) => c.description().trim() === '').map(path)).toEqual([]);
+  });
+  it('no option without a description', () => {
+    const bare = commands.flatMap((c) =>
+      c.options.filter((o) => o.description.trim() === '').map((o) => `${path(c)} ${o.flags}`),
+    );
+    expect(bare).toEqual([]);
+  });
+  it('walks the whole program (the check above saw every command)', () => {
+    expect(commands.map(path)).toEqual(expect.arrayContaining(['vsf move', 'vsf locations list', 'vsf cars create']));
+  });
+});

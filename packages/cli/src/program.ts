@@ -1,9 +1,12 @@
 import { Command, Option } from 'commander';
 import cliPackage from '../package.json' with { type: 'json' };
 import { registerAuthCommands } from './commands/auth.js';
+import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerFacilityCommands } from './commands/facility.js';
+import { registerLocationCommands } from './commands/locations.js';
 import { registerMcpCommand } from './commands/mcp.js';
+import { registerMoveCommand } from './commands/move.js';
 import { registerParkingCommands } from './commands/parking.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerRecordCommands } from './commands/records.js';
@@ -21,7 +24,7 @@ export function buildProgram(): Command {
         'API root, e.g. https://storage.example.com/api/v1 (default: VSF_BASE_URL, then the profile)',
       ),
     )
-    .option('--profile <name>', 'named profile from the config file')
+    .option('--profile <name>', 'named profile from the config file (default: VSF_PROFILE, then the default profile)')
     .option('--json', 'machine-readable output on stdout')
     .option('-q, --quiet', 'no progress or notes on stderr')
     .option('--no-color', 'no colours (also NO_COLOR)')
@@ -37,16 +40,12 @@ export function buildProgram(): Command {
   registerAuthCommands(program);
   registerRecordCommands(program);
   registerFacilityCommands(program);
+  registerMoveCommand(program);
   registerParkingCommands(program);
+  registerLocationCommands(program);
   registerSyncCommand(program);
   registerQueueCommands(program);
   registerMcpCommand(program);
-  program
-    .command('completion')
-    .description('Print a bash completion script: source <(vsf completion)')
-    .action(() => {
-      const words = program.commands.map((c) => c.name()).join(' ');
-      process.stdout.write(`complete -W "${words}" vsf\n`);
-    });
+  registerCompletionCommand(program);
   return program;
 }

@@ -58,6 +58,12 @@ export function registerAuthCommands(program: Command): void {
         }
         throw error;
       }
+      // The same key twice: "safe, revoke the old one" would tell staff to revoke the key they keep using.
+      if (next.id === current.id)
+        throw new CliError(
+          `--new-key is the key in use (${current.prefix}), not a new one: create a new key, then run vsf auth rotate-check --new-key <new key>`,
+          EXIT.usage,
+        );
       const problems: string[] = [];
       if (next.teamId !== current.teamId) problems.push(`belongs to team ${next.teamId}, not ${current.teamId}`);
       const missing = current.scopes.filter((s) => !next.scopes.includes(s));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { configPath, readConfig, redactKey, writeConfig } from '../lib/config-store.js';
+import { apiRoot, configPath, readConfig, redactKey, writeConfig } from '../lib/config-store.js';
 import { type GlobalOptions, resolveCredentials } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
 import { info, printJson, renderTable } from '../lib/output.js';
@@ -11,19 +11,23 @@ export function registerConfigCommands(program: Command): void {
     .command('set')
     .description('Save a key and/or base URL into a profile (default: "default")')
     .option('--default', 'make this profile the one used when none is named')
+    // What it saves comes from the global --api-key, --base-url and --profile: its help lists them too.
+    .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       'after',
-      '\nExamples:\n  vsf config set --api-key vsf_… \n  vsf config set --profile north --api-key vsf_… --base-url https://storage.example.com/api/v1 --default',
+      '\nA --base-url without /api/v1 (https://storage.example.com) is completed to the API root.\nVSF_PROFILE names the profile to use when --profile is not given.\n\nExamples:\n  vsf config set --api-key vsf_… \n  vsf config set --profile north --api-key vsf_… --base-url https://storage.example.com/api/v1 --default',
     )
     .action((o: { default?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       if (!g.apiKey && !g.baseUrl) throw new CliError('Nothing to save: pass --api-key and/or --base-url', EXIT.usage);
+      const root = g.baseUrl ? apiRoot(g.baseUrl) : undefined;
+      if (root?.corrected) info(g, `--base-url ${g.baseUrl} has no /api/v1; saving the API root ${root.url}`);
       const file = readConfig();
       const name = g.profile ?? 'default';
       file.profiles[name] = {
         ...file.profiles[name],
         ...(g.apiKey ? { apiKey: g.apiKey } : {}),
-        ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}),
+        ...(root ? { baseUrl: root.url } : {}),
       };
       if (o.default || !file.defaultProfile) file.defaultProfile = name;
       writeConfig(file);
@@ -33,10 +37,20 @@ export function registerConfigCommands(program: Command): void {
   config
     .command('profiles')
     .description('List profiles; keys are never shown in full')
-    .addHelpText('after', '\nExamples:\n  vsf config profiles\n  vsf config profiles --json')
-    .action((_o, cmd: Command) => {
+    .option('--names', 'only the profile names, one a line (for scripts and shell completion)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf config profiles\n  vsf config profiles --json\n  vsf config profiles --names',
+    )
+    .action((o: { names?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const file = readConfig();
+      if (o.names)
+        return void process.stdout.write(
+          Object.keys(file.profiles)
+            .map((n) => `${n}\n`)
+            .join(''),
+        );
       const rows = Object.entries(file.profiles).map(([name, p]) => ({
         name,
         default: name === file.defaultProfile,

@@ -51,7 +51,7 @@ export function registerFacilityCommands(program: Command): void {
   program
     .command('pickup <car> [photos...]')
     .description('Log a pick-up (frees the car’s spot), then upload its photos')
-    .option('--notes <text>')
+    .option('--notes <text>', 'notes on the hand-over, e.g. who collected the car')
     .addHelpText(
       'after',
       '\nExamples:\n  vsf pickup 7R02C123456\n  vsf pickup STK-77 --notes "owner collected" ./handover/',

@@ -1,12 +1,12 @@
 import type { V1Car, V1CarCreate, V1CarUpdate, V1Customer, V1EventType } from '@vsf/sdk';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
 import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
 import { parseTimestamp } from '../lib/option-parsers.js';
 import { type Column, printJson, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
-import { resolveCar } from '../lib/resolve-records.js';
+import { resolveCar, resolveNamedFields } from '../lib/resolve-records.js';
 
 const carColumns: Column<V1Car>[] = [
   { header: 'ID', value: (c) => c.id },
@@ -71,8 +71,11 @@ export function registerRecordCommands(program: Command): void {
     });
   cars
     .command('get <car>')
-    .description('Show one car, by id, VIN or stock number')
-    .addHelpText('after', '\nExamples:\n  vsf cars get 7R02C123456\n  vsf cars get <carId> --json')
+    .description('Show one car, by id, VIN (any case), stock number or licence plate')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf cars get 7R02C123456\n  vsf cars get 7r02c123456      # VINs in any case\n  vsf cars get "B-AB 123"       # a plate, case, spaces and dashes aside\n  vsf cars get <carId> --json',
+    )
     .action(async (carRef: string, _o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const car = await resolveCar(createClient(g), carRef);
@@ -83,12 +86,16 @@ export function registerRecordCommands(program: Command): void {
     .command('create')
     .description('Create a car')
     .requiredOption('--year <year>', 'model year (1886-2100)')
-    .requiredOption('--make <make>')
-    .requiredOption('--model <model>')
-    .option('--set <field=value>', 'any other field, repeatable (e.g. --set vin=1HGCM82633A004352)', collectPairs)
+    .requiredOption('--make <make>', 'manufacturer, e.g. Ford')
+    .requiredOption('--model <model>', 'model, e.g. Mustang')
+    .option(
+      '--set <field=value>',
+      'any other field, repeatable (e.g. --set vin=1HGCM82633A004352); spot, zone and location by name or id',
+      collectPairs,
+    )
     .addHelpText(
       'after',
-      '\nExample:\n  vsf cars create --year 1967 --make Ford --model Mustang --set vin=7R02C123456 --set color=red',
+      '\nExamples:\n  vsf cars create --year 1967 --make Ford --model Mustang --set vin=7R02C123456 --set color=red\n  vsf cars create --year 1970 --make Dodge --model Charger --set parkingSpotId=A-12',
     )
     .action(async (o: { year: string; make: string; model: string; set?: string[] }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
@@ -98,28 +105,32 @@ export function registerRecordCommands(program: Command): void {
         make: o.make,
         model: o.model,
       } as V1CarCreate;
-      const car = await createClient(g).cars.create(body);
+      const client = createClient(g);
+      const car = await client.cars.create(await resolveNamedFields(client, body));
       if (g.json) printJson(car);
       else printRecords([car], carColumns, g);
     });
   cars
     .command('update <car>')
-    .description('Change fields of a car (by id, VIN or stock number)')
+    .description('Change fields of a car (by id, VIN, stock number or plate)')
     .option(
       '--set <field=value>',
-      'a field to change, repeatable; converted by the field’s type, value null clears it',
+      'a field to change, repeatable; converted by the field’s type, value null clears it; spot, zone and location by name or id',
       collectPairs,
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  vsf cars update <carId> --set mileage=51200 --set isForSale=true\n  vsf cars update 7R02C123456 --set stockNumber=4711',
+      '\nExamples:\n  vsf cars update <carId> --set mileage=51200 --set isForSale=true\n  vsf cars update 7R02C123456 --set stockNumber=4711\n  vsf cars update 7R02C123456 --set parkingSpotId=A-12   # moves the car; vsf move logs it as an event',
     )
     .action(async (carRef: string, o: { set?: string[] }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       if (!o.set?.length) throw new CliError('Nothing to change: pass at least one --set field=value', EXIT.usage);
       const changes = parseAssignments(o.set, 'updateCar', 'cars update') as V1CarUpdate;
       const client = createClient(g);
-      const car = await client.cars.update((await resolveCar(client, carRef)).id, changes);
+      const car = await client.cars.update(
+        (await resolveCar(client, carRef)).id,
+        await resolveNamedFields(client, changes),
+      );
       if (g.json) printJson(car);
       else printRecords([car], carColumns, g);
     });
@@ -154,7 +165,9 @@ export function registerRecordCommands(program: Command): void {
   const eventTypes = program.command('event-types').description('Event types (drop-off, pick-up, …)');
   pageFlags(eventTypes.command('list').description('List the team’s event types'))
     .addHelpText('after', '\nExample:\n  vsf event-types list --scope vehicle')
-    .option('--scope <scope>', 'vehicle, customer or facility')
+    .addOption(
+      new Option('--scope <scope>', 'only the event types of one scope').choices(['vehicle', 'customer', 'facility']),
+    )
     .action(async (o: ListOptions & { scope?: 'vehicle' | 'customer' | 'facility' }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const client = createClient(g);

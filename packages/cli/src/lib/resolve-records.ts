@@ -7,12 +7,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const carLabel = (car: V1Car): string => `${car.year} ${car.make} ${car.model}`;
 
 const candidate = (car: V1Car) =>
-  `  ${car.id}  ${carLabel(car)}${car.vin ? `  VIN ${car.vin}` : ''}${car.stockNumber ? `  stock ${car.stockNumber}` : ''}`;
+  `  ${car.id}  ${carLabel(car)}${car.vin ? `  VIN ${car.vin}` : ''}${car.stockNumber ? `  stock ${car.stockNumber}` : ''}${car.licensePlate ? `  plate ${car.licensePlate}` : ''}`;
+
+/** A plate as people type it: `b-ab 123` is `BAB123`. */
+const plateKey = (plate: string) => plate.replace(/[\s-]/g, '').toUpperCase();
 
 /**
- * A car by id, VIN or stock number — what staff have at hand at the desk — with exact matches only. Every
- * command that takes a car goes through here, so `cars get CSX2000` finds what `dropoff CSX2000` finds.
- * Several matches (a VIN that is another car's stock number, duplicates) are an error listing them.
+ * A car by id, VIN, stock number or licence plate — what staff have at hand at the desk. Every command that
+ * takes a car goes through here, so `cars get CSX2000` finds what `dropoff CSX2000` finds. A VIN is found in
+ * any case (VINs are written in capitals; people type them in lower case); a stock number exactly. Only when
+ * neither matches are the cars' plates compared (case, spaces and dashes aside): the API has no plate
+ * filter, so that takes a pass over the team's cars, and a car found by VIN or stock number never waits for
+ * it. Several matches (a VIN that is another car's stock number, duplicates) are an error listing them.
  */
 export async function resolveCar(client: VsfClient, ref: string): Promise<V1Car> {
   if (UUID.test(ref)) {
@@ -23,21 +29,35 @@ export async function resolveCar(client: VsfClient, ref: string): Promise<V1Car>
       throw error;
     }
   }
-  const [byVin, byStock] = await Promise.all([
-    client.cars.list({ vin: ref, limit: 10 }),
+  const vins = [...new Set([ref, ref.toUpperCase()])];
+  const pages = await Promise.all([
+    ...vins.map((vin) => client.cars.list({ vin, limit: 10 })),
     client.cars.list({ stockNumber: ref, limit: 10 }),
   ]);
-  const matches = new Map<string, V1Car>();
-  for (const car of [...byVin.data, ...byStock.data]) matches.set(car.id, car);
-  const cars = [...matches.values()];
+  let cars = unique(pages.flatMap((p) => p.data));
+  let more = pages.reduce((n, p) => n + p.total, 0) > cars.length;
+  if (cars.length === 0) {
+    cars = await carsWithPlate(client, ref);
+    more = false;
+  }
   if (cars.length === 1 && cars[0]) return cars[0];
   if (cars.length === 0)
-    throw new CliError(`No car with id, VIN or stock number "${ref}"; see vsf cars list`, EXIT.failure);
-  const more = byVin.total + byStock.total > cars.length ? '\n  …and more' : '';
+    throw new CliError(`No car with id, VIN, stock number or plate "${ref}"; see vsf cars list`, EXIT.failure);
   throw new CliError(
-    `Several cars match "${ref}" (VIN or stock number); pass the car id:\n${cars.map(candidate).join('\n')}${more}`,
+    `Several cars match "${ref}" (VIN, stock number or plate); pass the car id:\n${cars.map(candidate).join('\n')}${more ? '\n  …and more' : ''}`,
     EXIT.usage,
   );
+}
+
+const unique = (cars: V1Car[]): V1Car[] => [...new Map(cars.map((car) => [car.id, car])).values()];
+
+async function carsWithPlate(client: VsfClient, plate: string): Promise<V1Car[]> {
+  const wanted = plateKey(plate);
+  const matches: V1Car[] = [];
+  if (wanted === '') return matches;
+  for await (const car of client.cars.listAll())
+    if (car.licensePlate && plateKey(car.licensePlate) === wanted) matches.push(car);
+  return matches;
 }
 
 interface Named {
@@ -108,3 +128,23 @@ export const resolveLocation = (client: VsfClient, ref: string): Promise<Named> 
     get: (id) => client.locations.get(id),
     named: (name) => collect(client.locations.listAll(), name),
   });
+
+/** Body fields that name a record people know by name, and how to find it. */
+const NAMED_FIELDS: Record<string, (client: VsfClient, ref: string) => Promise<Named>> = {
+  parkingSpotId: resolveSpot,
+  parkingZoneId: resolveZone,
+  locationId: resolveLocation,
+};
+
+/**
+ * `--set parkingSpotId=A-12` as `dropoff --spot A-12` takes it: a spot, zone or location given by name in a
+ * request body becomes its id (an id, `null` or an absent field is left as it is, for the server to check).
+ */
+export async function resolveNamedFields<T extends Record<string, unknown>>(client: VsfClient, body: T): Promise<T> {
+  const resolved: Record<string, unknown> = { ...body };
+  for (const [field, resolve] of Object.entries(NAMED_FIELDS)) {
+    const ref = resolved[field];
+    if (typeof ref === 'string' && !UUID.test(ref)) resolved[field] = (await resolve(client, ref)).id;
+  }
+  return resolved as T;
+}

@@ -1,0 +1,62 @@
+import type { V1Location, V1LocationCreate } from '@vsf/sdk';
+import type { Command } from 'commander';
+import { createClient, type GlobalOptions } from '../lib/context.js';
+import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
+import { type Column, printJson, printRecords } from '../lib/output.js';
+import { parseAssignments } from '../lib/request-fields.js';
+import { resolveLocation } from '../lib/resolve-records.js';
+
+const locationColumns: Column<V1Location>[] = [
+  { header: 'ID', value: (l) => l.id },
+  { header: 'NAME', value: (l) => l.name },
+  { header: 'CITY', value: (l) => l.city },
+  { header: 'TIMEZONE', value: (l) => l.timezone },
+  { header: 'ACTIVE', value: (l) => (l.isActive ? 'yes' : 'no') },
+];
+
+const collectPairs = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Locations (sites, warehouses): a zone belongs to one (`parking zones create --location`), so staff make them here. */
+export function registerLocationCommands(program: Command): void {
+  const locations = program.command('locations').description('Locations (sites) that parking zones belong to');
+  pageFlags(locations.command('list').description('List locations'))
+    .addHelpText('after', '\nExamples:\n  vsf locations list\n  vsf locations list --all --json')
+    .action(async (o: ListOptions, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const client = createClient(g);
+      const rows = await fetchListed(
+        o,
+        g,
+        (q) => client.locations.list(q),
+        (q) => client.locations.listAll(q),
+      );
+      printRecords(rows, locationColumns, g);
+    });
+  locations
+    .command('get <location>')
+    .description('Show one location, by id or name')
+    .addHelpText('after', '\nExamples:\n  vsf locations get "North Warehouse"\n  vsf locations get <locationId> --json')
+    .action(async (ref: string, _o, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const client = createClient(g);
+      const location = await client.locations.get((await resolveLocation(client, ref)).id);
+      if (g.json) printJson(location);
+      else printRecords([location], locationColumns, g);
+    });
+  locations
+    .command('create')
+    .description('Create a location')
+    .requiredOption('--name <name>', 'the name staff use, e.g. "North Warehouse"')
+    .option('--set <field=value>', 'another field (address, city, timezone, …), repeatable', collectPairs)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  vsf locations create --name "North Warehouse" --set city=Chicago --set timezone=America/Chicago\n  vsf parking zones create --name "Hall A" --location "North Warehouse"',
+    )
+    .action(async (o: { name: string; set?: string[] }, cmd: Command) => {
+      const g = cmd.optsWithGlobals<GlobalOptions>();
+      const fields = parseAssignments(o.set ?? [], 'createLocation', 'locations create');
+      const location = await createClient(g).locations.create({ ...fields, name: o.name } as V1LocationCreate);
+      if (g.json) printJson(location);
+      else printRecords([location], locationColumns, g);
+    });
+}
