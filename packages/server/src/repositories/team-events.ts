@@ -27,6 +27,22 @@ export async function feedHead(db: Executor, teamId: string): Promise<FeedHead> 
 }
 
 /**
+ * Announces the team's commits for `seconds` from now (migration 031's lease, never shortened) and reads its
+ * head in the same statement. The lease is written to the row the team's commits update, so a commit under
+ * way either sees it or holds this statement until it has committed, and then the head returned is past it.
+ */
+export async function watchFeed(db: Executor, teamId: string, seconds: number): Promise<FeedHead> {
+  const { rows } = (await db.raw(
+    `insert into team_event_heads as h (team_id, watched_until) values (?, now() + make_interval(secs => ?))
+     on conflict (team_id) do update set watched_until = greatest(h.watched_until, excluded.watched_until)
+     returning last_cursor, pruned_through`,
+    [teamId, seconds],
+  )) as { rows: { last_cursor: string | number; pruned_through: string | number }[] };
+  const row = rows[0];
+  return { lastCursor: Number(row?.last_cursor ?? 0), prunedThrough: Number(row?.pruned_through ?? 0) };
+}
+
+/**
  * The team's events after `after` up to `through`, of the given tables only, in cursor order. `through` is
  * a head read before: every event at or below it has committed (cursors are taken at commit), so a page
  * never skips one that commits later.

@@ -99,6 +99,38 @@ export async function disableEndpointsOfLostKeys(
   return rows.length;
 }
 
+/**
+ * The teams (of `teams`, or all) with an enabled endpoint, whose commits are announced (migration 031's lease)
+ * for `seconds` from now: renewed only where less than half of that is left, so a check mostly writes nothing.
+ * Rows in team order: dispatchers renewing at once lock them in the same order.
+ */
+export async function watchWebhookTeams(
+  db: Executor,
+  seconds: number,
+  teams?: ReadonlySet<string> | undefined,
+): Promise<string[]> {
+  const only = teams ? [...teams] : undefined;
+  if (only?.length === 0) return [];
+  const { rows } = (await db.raw(
+    `with hooked as (
+       select distinct team_id from webhooks
+       where enabled ${only ? `and team_id in (${only.map(() => '?').join(', ')})` : ''}
+     ),
+     renewed as (
+       insert into team_event_heads as h (team_id, watched_until)
+       select hooked.team_id, now() + make_interval(secs => ?) from hooked
+         left join team_event_heads old on old.team_id = hooked.team_id
+       where old.watched_until is null or old.watched_until < now() + make_interval(secs => ?)
+       order by hooked.team_id
+       on conflict (team_id) do update set watched_until = greatest(h.watched_until, excluded.watched_until)
+       returning 1
+     )
+     select team_id from hooked`,
+    [...(only ?? []), seconds, seconds / 2],
+  )) as { rows: { team_id: string }[] };
+  return rows.map((row) => String(row.team_id));
+}
+
 export interface NewDelivery {
   teamId: string;
   webhookId: string;
@@ -172,7 +204,9 @@ export interface ClaimCaps {
  * a team's API off pauses them) until `leaseUntil`, in one statement, sharing them fairly: at most
  * `perEndpoint` attempts under way per endpoint and `perTeam` per team, counting those other passes and
  * instances have under way (live leases), and taken round-robin across teams (each team's oldest first,
- * then each team's second…), so one team's backlog or dead receivers never stand before another's.
+ * then each team's second…), so one team's backlog or dead receivers never stand before another's. Within a
+ * team's share, first attempts go before retries: its failing receivers' retries, however many are due,
+ * never hold back a delivery not yet tried (retries have their backoff to wait anyway).
  * `SKIP LOCKED` lets instances claiming at once take different rows without waiting on each other, and the
  * lease keeps a row theirs while the POST runs outside any transaction; an instance that dies mid-attempt
  * loses it when it lapses, and another retries the delivery. Two instances claiming at the same moment may
@@ -199,13 +233,14 @@ export async function claimDueDeliveries(
      ),
      busy_team as (select team_id, sum(n)::int as n from busy group by team_id),
      candidates as (
-       select due.id, due.next_attempt_at, hook.team_id, due.nth + coalesce(bh.n, 0) as endpoint_load
+       select due.id, due.next_attempt_at, due.attempts > 0 as retry, hook.team_id,
+         due.nth + coalesce(bh.n, 0) as endpoint_load
        from webhooks hook
          join teams team on team.id = hook.team_id
          left join api_keys hook_key on hook_key.id = hook.api_key_id
          left join busy bh on bh.webhook_id = hook.id
          cross join lateral (
-           select d2.id, d2.next_attempt_at, row_number() over (order by d2.next_attempt_at, d2.id) as nth
+           select d2.id, d2.next_attempt_at, d2.attempts, row_number() over (order by d2.next_attempt_at, d2.id) as nth
            from webhook_deliveries d2
            where d2.webhook_id = hook.id and d2.status = 'pending' and d2.next_attempt_at <= ?
              and (d2.lease_until is null or d2.lease_until < ?)
@@ -219,7 +254,8 @@ export async function claimDueDeliveries(
      ),
      fair as (
        select c.id, c.next_attempt_at,
-         row_number() over (partition by c.team_id order by c.next_attempt_at, c.id) + coalesce(bt.n, 0) as team_load
+         row_number() over (partition by c.team_id order by c.retry, c.next_attempt_at, c.id) + coalesce(bt.n, 0)
+           as team_load
        from candidates c left join busy_team bt on bt.team_id = c.team_id
        where c.endpoint_load <= ?
      )

@@ -2,18 +2,21 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
+import { type ChangeListener, listenForChanges, listenInProcess } from '../db/change-listener.js';
 import { connectDatabase, type Database, type PgliteInstance } from '../db/connect-database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { TEAM_EVENTS_CHANNEL } from '../db/migrations/031-team-event-notify.js';
 import { holdContinue } from '../http/body-guard.js';
 import { DEFAULT_BODY_TIMEOUTS } from '../http/body-timeouts.js';
 import { answerClientErrors } from '../http/client-errors.js';
 import { createApp, type VsfApp } from '../http/create-app.js';
-import { KEY_CHANGES_CHANNEL, listenForKeyChanges } from '../keys/key-change-listener.js';
+import { followKeyChanges, KEY_CHANGES_CHANNEL } from '../keys/key-change-listener.js';
 import { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 import { FileBlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import { S3BlobStore, s3OptionsFromEnv } from '../media/s3-blob-store.js';
 import { createMessagingProviders } from '../providers/messaging/messaging-config.js';
 import { createKeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
+import { FeedWake } from '../services/feed-wake.js';
 import { bootstrapDemoTeam, type DemoCredentials } from './bootstrap-demo-team.js';
 import { createLogger } from './logger.js';
 
@@ -57,18 +60,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   }
   const rateLimiter = await createKeyRateLimiter(config.rateLimit, database.knex);
   const keyCache = new VerifiedKeyCache(config.keyCache);
+  // One LISTEN connection per instance, however many requests wait: key changes and watched teams' commits.
+  const channels = [KEY_CHANGES_CHANNEL, TEAM_EVENTS_CHANNEL];
+  const listener: ChangeListener = database.pglite
+    ? await listenInProcess(database.pglite, channels)
+    : listenForChanges(config.databaseUrl as string, channels, {
+        onError: (error) =>
+          logger.warn(
+            { err: error },
+            'change listener down; reading keys from the database, polling waits each second',
+          ),
+      });
   // Several instances can share PostgreSQL: trust the cache only while hearing every key change. Embedded
   // PGlite is one process; listening there still catches changes made in SQL beside the services.
-  const keyListener =
-    config.databaseUrl && keyCache.enabled
-      ? listenForKeyChanges(config.databaseUrl, keyCache, {
-          onError: (error) => logger.warn({ err: error }, 'key-change listener down; reading keys from the database'),
-        })
-      : undefined;
-  await keyListener?.ready;
-  const stopPgliteListener = database.pglite
-    ? await database.pglite.listen(KEY_CHANGES_CHANNEL, (payload) => keyCache.applyMessage(payload))
-    : undefined;
+  if (keyCache.enabled && !database.pglite) followKeyChanges(listener, keyCache);
+  else if (keyCache.enabled) listener.on(KEY_CHANGES_CHANNEL, (payload) => keyCache.applyMessage(payload));
+  await listener.ready;
+  const wake = new FeedWake(database.knex, listener);
   const blobs = s3Blobs ?? (config.mediaDir ? new FileBlobStore(config.mediaDir) : new MemoryBlobStore());
   // Aborted first on close: a long-polling events request answers instead of holding the shutdown.
   const stopping = new AbortController();
@@ -82,7 +90,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     trustProxy: config.trustProxy,
     blobs,
     messaging: createMessagingProviders(config.messaging, logger),
-    events: { retentionDays: config.eventsRetentionDays, stopping: stopping.signal },
+    events: { retentionDays: config.eventsRetentionDays, stopping: stopping.signal, wake },
     webhooks: config.webhooks,
     isReady: () => ready,
     bodyTimeouts,
@@ -147,8 +155,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       });
       // Its last attempts end (a timeout at most) before the database they are recorded in closes.
       await webhookDispatcher.stop();
-      await keyListener?.close();
-      await stopPgliteListener?.().catch(() => {});
+      await listener.close();
       await rateLimiter.close();
       await database.close();
     })();

@@ -8,14 +8,13 @@ import {
 import { ApiHttpError } from '../errors/api-http-error.js';
 import { eventsAfter, feedHead, pruneEvents, type StoredEvent } from '../repositories/team-events.js';
 import { type AuthContext, firstMissingScope } from './auth-service.js';
+import { FeedWake } from './feed-wake.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { TeamResource } from './standard/team-resource.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: resources of every record type feed one list.
 export type AnyResource = TeamResource<any, any>;
 
-/** How often a waiting feed request looks at the team's head (one indexed row). */
-const WAIT_POLL_MS = 200;
 /** Retention runs at most this often per instance, from the feed's own requests. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -24,6 +23,11 @@ export interface EventsOptions {
   retentionDays: number;
   /** Aborted when the server shuts down: waiting requests answer at once instead of holding it up. */
   stopping?: AbortSignal | undefined;
+  /**
+   * Wakes waiting requests when their team commits (the instance's LISTEN connection); without it, each
+   * waiting request reads its team's head once a second.
+   */
+  wake?: FeedWake | undefined;
 }
 
 /**
@@ -54,12 +58,15 @@ export class EventsService {
   private lastPrune = 0;
   /** Long polls waiting now, by key id. */
   private readonly waits = new Map<string, number>();
+  private readonly wake: FeedWake;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly resources: readonly AnyResource[],
     private readonly options: EventsOptions,
-  ) {}
+  ) {
+    this.wake = options.wake ?? new FeedWake(deps.db);
+  }
 
   /**
    * `gone`: the client went away, so a wait ends early. `recheck`: the credential's check, run again before an
@@ -133,12 +140,19 @@ export class EventsService {
       }
       after = nextCursor;
       waited = true;
+      // Woken by the team's next commit (one LISTEN connection per instance), not by reading the head on a
+      // timer: the watch is taken before the head is read, so a commit between the two is not missed.
       while (Date.now() < deadline && !signal?.aborted) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, deadline - Date.now())));
-        const next = await feedHead(this.deps.db, auth.teamId);
-        if (next.lastCursor > after) {
-          head = next;
-          break;
+        const watch = this.wake.watch(auth.teamId);
+        try {
+          const next = await this.wake.head(auth.teamId, deadline);
+          if (next.lastCursor > after) {
+            head = next;
+            break;
+          }
+          await watch.next(deadline, signal);
+        } finally {
+          watch.stop();
         }
       }
     }

@@ -50,12 +50,16 @@ const servicesOf = lazyRecordOf<ServicesDeps, Services>({
       {
         retentionDays: deps.events?.retentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS,
         stopping: deps.events?.stopping,
+        wake: deps.events?.wake,
       },
     );
   },
   /** Sends the team's events to its webhook endpoints; the server starts it, tests may run a pass. */
   webhookDispatcher: (deps, services) =>
-    new WebhookDispatcher({ ...deps, events: services.events, resolve: deps.webhookResolve }, deps.webhooks),
+    new WebhookDispatcher(
+      { ...deps, events: services.events, resolve: deps.webhookResolve, wake: deps.events?.wake },
+      deps.webhooks,
+    ),
   /** The team's stored bytes (`GET /api/media/{id}`), whichever resource they belong to. */
   media: (deps) => new MediaReader(deps),
   auth: (deps) => new AuthService(deps),

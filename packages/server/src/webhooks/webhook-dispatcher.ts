@@ -7,7 +7,9 @@ import {
   dropDelivery,
   recordAttempt,
   releaseLease,
+  watchWebhookTeams,
 } from '../repositories/webhook-deliveries.js';
+import type { FeedWake } from '../services/feed-wake.js';
 import { effectiveReadScopes, missingScopeForEvent } from './event-read-scopes.js';
 import { postWebhook } from './post-webhook.js';
 import { describeDuration, retryDelayMs } from './retry-schedule.js';
@@ -18,7 +20,12 @@ import { signatureHeader } from './webhook-signature.js';
 export interface DispatcherDeps extends FanOutDeps {
   /** DNS for deliveries; the system resolver by default (tests stub it). */
   resolve?: ((hostname: string) => Promise<string[]>) | undefined;
+  /** Wakes the loop when a team with endpoints commits; without it, the loop polls every `pollIntervalMs`. */
+  wake?: FeedWake | undefined;
 }
+
+/** How often the teams with endpoints are looked up, and their commits' announcement renewed when half gone. */
+const WATCH_CHECK_MS = 10_000;
 
 export interface PassResult {
   /** Deliveries created from new events. */
@@ -49,6 +56,10 @@ export class WebhookDispatcher {
   private onError: (error: unknown) => void = () => {};
   /** The attempts under way, each holding one of `concurrency` slots until its own answer or timeout. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** The teams with enabled endpoints, as of the last check: their commits wake the loop. */
+  private hooked = new Set<string>();
+  private nextWatchCheck = 0;
+  private stopWaking: (() => void) | undefined;
   /** Aborted by `stop`: attempts under way end at once and give their deliveries back. */
   private stopping = new AbortController();
 
@@ -59,20 +70,28 @@ export class WebhookDispatcher {
 
   /**
    * Runs passes in the background until `stop`: at once while there is work and a free slot, when an attempt
-   * ends (its slot is free), else every poll interval. A pass starts its attempts and does not wait for them,
-   * so a receiver that never answers holds its own slot, not the next pass.
+   * ends (its slot is free), when a team with endpoints commits (announced on the instance's LISTEN
+   * connection), else every poll interval (retries coming due, a lost connection). A pass starts its
+   * attempts and does not wait for them, so a receiver that never answers holds its own slot, not the next pass.
    */
   start(onError: (error: unknown) => void = () => {}): void {
     if (this.running) return;
     this.running = true;
     this.onError = onError;
     this.generation++;
+    this.nextWatchCheck = 0;
+    // '' is the listener back after a loss: a commit may have gone unheard.
+    this.stopWaking = this.deps.wake?.onCommit((teamId) => {
+      if (teamId === '' || this.hooked.has(teamId)) this.schedule(0);
+    });
     this.schedule(0);
   }
 
   /** Stops the background passes; attempts under way are cut short and their deliveries given back. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopWaking?.();
+    this.stopWaking = undefined;
     clearTimeout(this.timer);
     this.stopping.abort();
     await this.passing;
@@ -120,6 +139,7 @@ export class WebhookDispatcher {
   private async pass(): Promise<{ result: PassResult; attempts: Promise<void>[] }> {
     // An endpoint acts with its key's standing: a key revoked or expired since takes its endpoints down.
     await disableEndpointsOfLostKeys(this.deps.db, this.deps.now(), this.options.teams);
+    await this.watchHookedTeams();
     const { created, more } = await fanOut(this.deps, this.options.teams);
     const now = this.deps.now();
     const claimed = await claimDueDeliveries(this.deps.db, {
@@ -132,6 +152,18 @@ export class WebhookDispatcher {
     });
     const attempts = claimed.map((delivery) => this.track(this.attempt(delivery)));
     return { result: { created, attempted: claimed.length, more }, attempts };
+  }
+
+  /**
+   * Keeps the commits of teams with endpoints announced (migration 031's lease, for twice the check interval
+   * and more), looked up every WATCH_CHECK_MS: an endpoint made since is served by the poll until then.
+   */
+  private async watchHookedTeams(): Promise<void> {
+    const wake = this.deps.wake;
+    if (!wake?.listening || !this.running || Date.now() < this.nextWatchCheck) return;
+    this.nextWatchCheck = Date.now() + WATCH_CHECK_MS;
+    const seconds = Math.max(Math.ceil(wake.leaseMs / 1000), (4 * WATCH_CHECK_MS) / 1000);
+    this.hooked = new Set(await watchWebhookTeams(this.deps.db, seconds, this.options.teams));
   }
 
   /** Holds a slot while the attempt runs; its end frees the slot and wakes the loop for what waits. */
