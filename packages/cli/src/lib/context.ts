@@ -1,6 +1,7 @@
 import { type Logger, parseLogLevel, VsfClient } from '@vsf/sdk';
 import { readConfig } from './config-store.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { responseTimeoutMs, waitingForNetwork } from './network-wait.js';
 
 export interface GlobalOptions {
   apiKey?: string;
@@ -28,7 +29,10 @@ export function resolveCredentials(options: GlobalOptions, env: NodeJS.ProcessEn
   return { apiKey, baseUrl, profileName };
 }
 
-export function createClient(options: GlobalOptions, overrides: { apiKey?: string } = {}): VsfClient {
+export function createClient(
+  options: GlobalOptions,
+  overrides: { apiKey?: string; maxRetries?: number } = {},
+): VsfClient {
   const { apiKey, baseUrl } = resolveCredentials(options);
   const key = overrides.apiKey ?? apiKey;
   if (!key) {
@@ -40,6 +44,10 @@ export function createClient(options: GlobalOptions, overrides: { apiKey?: strin
     // Quiet unless asked: the CLI reports failures itself. VSF_LOG=debug traces every request and retry.
     logLevel: parseLogLevel(process.env.VSF_LOG) ?? 'off',
     logger: stderrLogger,
+    // A dead link is noticed in seconds (lib/network-wait.ts), and said on a terminal while retrying.
+    responseTimeout: responseTimeoutMs(),
+    onRetry: waitingForNetwork(options),
+    ...(overrides.maxRetries !== undefined ? { maxRetries: overrides.maxRetries } : {}),
   });
   lastBaseUrl = client.baseUrl;
   return client;

@@ -33,6 +33,9 @@ describe('networkCause', () => {
     expect(networkCause(new TimeoutError('GET http://x/cars timed out after 60000 ms'))).toBe(
       'timed out after 60000 ms',
     );
+    expect(networkCause(new TimeoutError('GET http://x/cars timed out after 4000 ms waiting for the response'))).toBe(
+      'no response within 4 s',
+    );
     expect(networkCause(new VsfError('Validation failed', { status: 400 }))).toBeUndefined();
   });
 

@@ -258,11 +258,11 @@ export class BaseClient {
     // A caller's own timeout is exact; the client's grows with the body, so a slow uplink can still send it.
     const allowance = uploadAllowance(sent);
     const timeout = options.timeout ?? this.timeout + allowance;
-    // The headers cannot come before the body has gone: the response wait gets the same allowance.
-    const limits = {
-      ms: timeout,
-      responseMs: Math.min(timeout, (options.responseTimeout ?? this.responseTimeout) + allowance),
-    };
+    // The headers cannot come before the body has gone: the response wait gets the same allowance. A call
+    // that gives its own timeout and no response timeout waits for its answer that long (a long poll does).
+    const responseTimeout =
+      options.responseTimeout ?? (options.timeout === undefined ? this.responseTimeout : options.timeout);
+    const limits = { ms: timeout, responseMs: Math.min(timeout, responseTimeout + allowance) };
     const maxRetries = options.maxRetries ?? this.maxRetries;
 
     const attempt = async (attemptNumber: number): Promise<WithResponse<T>> => {

@@ -50,7 +50,10 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Milliseconds for each attempt of this call, exactly: no allowance for sending the body is added. */
   timeout?: number | undefined;
-  /** Milliseconds for each attempt's response headers (see `ClientOptions.responseTimeout`). */
+  /**
+   * Milliseconds for each attempt's response headers (see `ClientOptions.responseTimeout`). When a call gives
+   * its own `timeout` and not this, the headers may take that long (a long poll waits for its answer).
+   */
   responseTimeout?: number | undefined;
   maxRetries?: number | undefined;
   headers?: Record<string, string> | undefined;

@@ -210,6 +210,19 @@ describe('the response timeout, apart from the attempt timeout', () => {
     expect(await client.cars.get('slow')).toEqual(car('slow'));
   });
 
+  it("waits a call's own timeout for the answer when the call gives no response timeout (a long poll)", async () => {
+    const client = clientFetching(
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        return json({ data: car('polled') });
+      },
+      { responseTimeout: 20, maxRetries: 0 },
+    );
+    expect(await client.cars.get('polled', { timeout: 5_000 })).toEqual(car('polled'));
+    const error = await client.cars.get('polled', { timeout: 5_000, responseTimeout: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
   it('tells onRetry about each retry: the failed attempt, why, and the wait', async () => {
     const notices: { attempt: number; delayMs: number; message: string }[] = [];
     const signals: AbortSignal[] = [];

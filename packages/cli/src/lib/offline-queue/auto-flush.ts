@@ -1,5 +1,4 @@
-import { VsfClient } from '@vsf/sdk';
-import { type GlobalOptions, resolveCredentials } from '../context.js';
+import { createClient, type GlobalOptions } from '../context.js';
 import { info } from '../output.js';
 import { failureMessage } from './classify-failure.js';
 import { flushQueue } from './flush-queue.js';
@@ -26,9 +25,9 @@ export async function autoFlush(globals: GlobalOptions & { flush?: boolean }): P
     );
   const target = currentTarget(globals);
   if (!target || !entries.some((e) => sameTarget(e.target, target))) return;
-  const { apiKey, baseUrl } = resolveCredentials(globals);
   // One retry, not the usual two: when the network is down, the command the user typed should not wait long.
-  const client = new VsfClient({ apiKey, baseUrl, logLevel: 'off', maxRetries: 1 });
+  // Quiet: the command's own requests say "waiting for network…"; VSF_LOG=info still logs each retry.
+  const client = createClient({ ...globals, quiet: true }, { maxRetries: 1 });
   try {
     const report = await flushQueue(store, client, target);
     if (report.delivered.length > 0)

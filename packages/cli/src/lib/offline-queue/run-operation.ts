@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createClient, type GlobalOptions } from '../context.js';
+import { networkCause } from '../network-cause.js';
 import type { PhotoFile } from '../photo-files.js';
 import { classifyFailure, failureMessage } from './classify-failure.js';
 import { deliverEntry } from './deliver-entry.js';
@@ -42,7 +43,8 @@ export async function runOrQueue(
   draft: OperationDraft,
   files: PhotoFile[],
 ): Promise<OperationOutcome> {
-  const client = createClient(globals);
+  // One retry, not two: the queue retries for us, and a dead link should queue the work in seconds.
+  const client = createClient(globals, { maxRetries: 1 });
   const target = currentTarget(globals);
   if (!target) throw new Error('No API key');
   // Read once: what is queued is exactly what would have been sent now, whatever happens to the files later.
@@ -98,7 +100,8 @@ export async function runOrQueue(
     return { entry };
   } catch (error) {
     entry.lastError = failureMessage(error);
-    if (classifyFailure(error) === 'unreachable') return queue(`the API is unreachable (${entry.lastError})`);
+    if (classifyFailure(error) === 'unreachable')
+      return queue(`the API is unreachable (${networkCause(error) ?? entry.lastError})`);
     // Nothing acknowledged yet: the command fails as any other would, and nothing is queued.
     if (!entry.event?.result && !entry.photos.some((p) => p.photoId)) throw error;
     return { entry, failure: entry.lastError };
