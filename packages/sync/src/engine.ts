@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PermissionDeniedError } from '@vsf/sdk';
 import { syncThroughFeed } from './feed/feed-run.js';
 import { isoTime } from './iso-time.js';
 import { MirrorTeam } from './mirror-team.js';
@@ -24,9 +25,14 @@ export interface SyncProgress {
 
 export interface ResourceSummary {
   resource: string;
-  /** `skipped`: not started, because the run was stopped (see `SyncResult.error`). */
-  status: 'completed' | 'failed' | 'dry-run' | 'skipped';
+  /**
+   * `skipped`: not started, because the run was stopped (see `SyncResult.error`). `forbidden`: the key may
+   * not read it (a 403, a missing scope); the run goes on without it and is not failed by it.
+   */
+  status: 'completed' | 'failed' | 'dry-run' | 'skipped' | 'forbidden';
   mode: SyncMode;
+  /** How the run read it: its list (pages), or only the events feed's changes. */
+  via: 'lists' | 'feed';
   /** The `updatedAfter` sent, or null for a full run. */
   updatedAfter: string | null;
   resumed: boolean;
@@ -185,6 +191,7 @@ export function emptySummary(
   return {
     resource: resource.name,
     ...fields,
+    via: 'lists',
     pages: 0,
     upserted: 0,
     deleted: 0,
@@ -278,7 +285,7 @@ export async function syncResource(
       checkpoint = null;
     }
   } catch (error) {
-    summary.status = 'failed';
+    summary.status = isForbidden(error) ? 'forbidden' : 'failed';
     summary.error = (error as Error).message;
     return summary;
   } finally {
@@ -355,6 +362,11 @@ async function runPages(
     startedAt: checkpoint.startedAt,
     totalShrank: smallestTotal < checkpoint.firstTotal,
   };
+}
+
+/** A 403 on a list: the key lacks the resource's read scope. Another key may read it; this one never will. */
+export function isForbidden(error: unknown): boolean {
+  return error instanceof PermissionDeniedError;
 }
 
 async function safeState(sink: Sink, resource: ResourceSpec) {

@@ -2,6 +2,7 @@ export * from './engine.js';
 export * from './errors.js';
 export { type AppliedPage, FEED_PAGE_SIZE } from './feed/drain-feed.js';
 export { DEFAULT_POLL_INTERVAL_MS, FOLLOW_WAIT_SECONDS, type FollowOptions, follow } from './feed/follow.js';
+export { isoTime } from './iso-time.js';
 export { SyncTeamMismatchError } from './mirror-team.js';
 export * from './resources.js';
 export {

@@ -9,9 +9,11 @@ export class SyncTeamMismatchError extends SyncAbortedError {
   constructor(
     readonly mirrorTeam: string,
     readonly keyTeam: string,
+    /** What to do about it; a sync's advice by default. */
+    hint = `sync team ${keyTeam} into a mirror of its own (another SQLite file, JSONL directory or PostgreSQL schema)`,
   ) {
     super(
-      `This mirror holds team ${mirrorTeam}'s records, but this API key reads team ${keyTeam}'s: sync team ${keyTeam} into a mirror of its own (another SQLite file, JSONL directory or PostgreSQL schema)`,
+      `This mirror holds team ${mirrorTeam}'s records, but this API key reads team ${keyTeam}'s: ${hint}`,
       'team-mismatch',
     );
     this.name = 'SyncTeamMismatchError';
@@ -38,6 +40,8 @@ export class MirrorTeam {
     private readonly source: PageSource,
     /** Stopped on a refusal: every later page of the key's team would be refused the same way. */
     private readonly retries?: RunRetries,
+    /** Advice for a key of another team (see SyncTeamMismatchError); a sync's by default. */
+    private readonly mismatchHint?: (mirrorTeam: string, keyTeam: string) => string,
   ) {
     this.lookIn = [...resources, ...syncableResources().filter((r) => !resources.some((s) => s.name === r.name))];
   }
@@ -70,7 +74,7 @@ export class MirrorTeam {
     this.team ??= mirrored ?? ([...teams][0] as string);
     const other = [...teams].find((team) => team !== this.team);
     if (other === undefined) return;
-    const refused = new SyncTeamMismatchError(this.team, other);
+    const refused = new SyncTeamMismatchError(this.team, other, this.mismatchHint?.(this.team, other));
     this.retries?.abort(refused);
     throw refused;
   }

@@ -52,7 +52,7 @@ export function sdkPageSource(client: VsfClient): PageSource {
             serverDate: serverDateOf(response, 'events'),
           };
         } catch (error) {
-          if ((error as { status?: number }).status === 410) throw new FeedCursorGoneError((error as Error).message);
+          if ((error as { status?: number }).status === 410) throw new FeedCursorGoneError(cursorGoneMessage(error));
           throw error;
         }
       },
@@ -87,4 +87,15 @@ function serverDateOf(response: Response, what: string): Date {
     throw new Error(`${what}: the server sent no valid Date header; a sync needs the server's clock`);
   }
   return serverDate;
+}
+
+/**
+ * A 410 of the feed in words for whoever reads the sync's output: the server's own message names API
+ * requests (`GET /events?limit=0`) a person running `vsf sync` cannot act on.
+ */
+function cursorGoneMessage(error: unknown): string {
+  const ahead = /past the end/i.test((error as Error).message);
+  return ahead
+    ? 'the server has fewer changes than this mirror has already applied: the mirror was made with another team’s key or before the server’s database was reset'
+    : 'the server no longer keeps the changes made since this mirror’s last sync (it keeps 30 days unless configured otherwise)';
 }

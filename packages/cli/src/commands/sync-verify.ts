@@ -1,7 +1,6 @@
 import { type ResourceVerification, sdkPageSource, verify } from '@vsf/sync';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
-import { EXIT } from '../lib/exit-codes.js';
 import { seconds, wholeNumber } from '../lib/option-parsers.js';
 import { type Column, printJson, renderTable } from '../lib/output.js';
 import {
@@ -12,6 +11,7 @@ import {
   retryOptions,
   subcommandOptions,
 } from '../lib/sync-flags.js';
+import { forbiddenWarning, runError, runExitCode } from '../lib/sync-outcome.js';
 
 interface VerifyFlags extends MirrorFlags {
   lookback: number;
@@ -57,7 +57,9 @@ function driftLines(r: ResourceVerification): string[] {
 export function registerSyncVerifyCommand(sync: Command): void {
   const command = sync
     .command('verify')
-    .description('Compare the mirror with the server, changing neither: exit 0 if they match, 1 on any drift')
+    .description(
+      'Compare the mirror with the server, changing neither: exit 0 if they match, 1 on any drift, 4 for another team’s key',
+    )
     .option(
       '--lookback <seconds>',
       'also count rows changed this long before the last sync started as pending, not drift',
@@ -84,8 +86,12 @@ export function registerSyncVerifyCommand(sync: Command): void {
           maxIds: o.maxIds,
           retry: retryOptions(o),
         });
-        if (globals.json) printJson({ to: o.to, ...result });
-        else {
+        const exitCode = runExitCode(result, Boolean(o.resources?.length));
+        if (globals.json) {
+          const { error: _message, ...rest } = result;
+          const error = runError(result, exitCode);
+          printJson({ to: o.to, ...rest, ...(error ? { error } : {}) });
+        } else if (!result.stopReason || result.resources.some((r) => r.pages > 0)) {
           process.stdout.write(renderTable(result.resources, columns));
           for (const r of result.resources) for (const line of driftLines(r)) process.stdout.write(`${line}\n`);
           if (result.retries.total > 0) process.stdout.write(`${describeRetries(result.retries)}\n`);
@@ -100,7 +106,9 @@ export function registerSyncVerifyCommand(sync: Command): void {
           }
         }
         if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
-        if (!result.ok) process.exitCode = result.stopReason === 'key-refused' ? EXIT.auth : EXIT.failure;
+        const forbidden = forbiddenWarning(result);
+        if (forbidden) process.stderr.write(`vsf: ${forbidden}\n`);
+        process.exitCode = exitCode;
       } finally {
         await sink.close();
       }

@@ -1,12 +1,24 @@
-import { follow, type SyncOptions, type SyncProgress, type SyncResult, sdkPageSource, sync } from '@vsf/sync';
+import {
+  follow,
+  isoTime,
+  SyncAbortedError,
+  SyncLockedError,
+  type SyncOptions,
+  type SyncProgress,
+  type SyncResult,
+  sdkPageSource,
+  sync,
+} from '@vsf/sync';
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
-import { EXIT } from '../lib/exit-codes.js';
+import { CliError, EXIT } from '../lib/exit-codes.js';
 import { collectStartupGarbage } from '../lib/lean-start.js';
 import { seconds } from '../lib/option-parsers.js';
 import { type Column, colorEnabled, printJson, renderTable } from '../lib/output.js';
 import { addMirrorFlags, describeRetries, type MirrorFlags, openMirror, retryOptions } from '../lib/sync-flags.js';
+import { forbiddenWarning, runError, runExitCode, stopExitCode } from '../lib/sync-outcome.js';
+import { registerSyncStatusCommand } from './sync-status.js';
 import { registerSyncVerifyCommand } from './sync-verify.js';
 
 interface SyncFlags extends MirrorFlags {
@@ -60,10 +72,13 @@ async function progressReporter(globals: GlobalOptions) {
 const summaryColumns: Column<Record<string, unknown>>[] = [
   { header: 'RESOURCE', value: (s) => s.resource },
   { header: 'STATUS', value: (s) => s.status },
+  { header: 'VIA', value: (s) => s.via },
   { header: 'MODE', value: (s) => s.mode },
   { header: 'PAGES', value: (s) => s.pages },
   { header: 'UPSERTED', value: (s) => s.upserted },
   { header: 'DELETED', value: (s) => s.deleted },
+  // Changes read from the events feed, apart from the pages read by list.
+  { header: 'FEED', value: (s) => s.feedChanges ?? '' },
   { header: 'TOTAL', value: (s) => s.total },
   { header: 'RETRIES', value: (s) => s.retries },
   { header: 'MS', value: (s) => s.durationMs },
@@ -92,7 +107,7 @@ export function registerSyncCommand(program: Command): void {
   addMirrorFlags(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --follow                         # stay current until SIGTERM\n  vsf sync --json   # for cron: a machine-readable summary, exit 1 on failure\n  vsf sync verify   # compare the mirror with the server; exit 1 on drift',
+      '\nExamples:\n  vsf sync                                  # into ./vsf-mirror.db\n  vsf sync --resources cars,customers --to postgres://localhost/mirror\n  vsf sync --dry-run\n  vsf sync --follow                         # stay current until SIGTERM\n  vsf sync --json   # for cron: one JSON document, exit codes as in the README (3 server down, 5 locked)\n  vsf sync verify   # compare the mirror with the server; exit 1 on drift\n  vsf sync status   # when each resource last synced, and whether a run is under way',
     )
     .action(async (o: SyncFlags, cmd: Command) => {
       collectStartupGarbage();
@@ -120,36 +135,51 @@ export function registerSyncCommand(program: Command): void {
         const result = await sync(options);
         progress.stop();
         report(result, o, globals);
+      } catch (error) {
+        // Another run holds the mirror: exit 5, which cron can tell from a failure.
+        if (error instanceof SyncLockedError) throw new CliError(error.message, EXIT.locked);
+        throw error;
       } finally {
         progress.stop();
         await sink.close();
       }
     });
   registerSyncVerifyCommand(command);
+  registerSyncStatusCommand(command);
 }
 
-/** The summary of a run: a table, or JSON for cron; the reason a run stopped early on stderr either way. */
+/**
+ * The summary of a run: a table, or JSON for cron; the reason a run stopped early on stderr either way. A
+ * run stopped before any resource read a page (a refused key, the server down) prints no table: one line
+ * on stderr says it all.
+ */
 function report(result: SyncResult, o: SyncFlags, globals: GlobalOptions): void {
+  const exitCode = runExitCode(result, Boolean(o.resources?.length));
   if (globals.json) {
+    const error = runError(result, exitCode);
     printJson({
       ok: result.ok,
       to: o.to,
       retries: result.retries,
-      ...(result.error ? { error: result.error, stopReason: result.stopReason } : {}),
+      ...(error ? { error, ...(result.stopReason ? { stopReason: result.stopReason } : {}) } : {}),
       resources: result.resources,
     });
-  } else {
+  } else if (!result.stopReason || result.resources.some((r) => r.pages > 0 || r.feedChanges)) {
     process.stdout.write(renderTable(result.resources as unknown as Record<string, unknown>[], summaryColumns));
     process.stdout.write(`${describeRetries(result.retries)}\n`);
   }
   // The reason a run stopped early goes to stderr even with --json: cron mails stderr.
   if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
+  const forbidden = forbiddenWarning(result);
+  if (forbidden) process.stderr.write(`vsf: ${forbidden}\n`);
   if (result.feed?.resynced) {
     // A resync that stopped (another team's key, the server gone) did not sync in full: the line above says why.
-    const instead = result.ok ? 'synced in full instead' : 'a full sync was tried instead and stopped';
+    const instead = result.ok
+      ? 'synced in full instead'
+      : 'a full sync was tried instead and stopped; `vsf sync --full --prune` repeats it';
     process.stderr.write(`vsf: ${result.feed.resynced}; ${instead}\n`);
   }
-  if (!result.ok) process.exitCode = result.stopReason === 'key-refused' ? EXIT.auth : EXIT.failure;
+  process.exitCode = exitCode;
 }
 
 /**
@@ -162,8 +192,10 @@ async function followMirror(options: SyncOptions, o: SyncFlags, globals: GlobalO
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   let first = true;
+  let reported: string | undefined;
+  // A follower runs for days: each line says when, so its log reads as a timeline.
   const say = (line: string) => {
-    if (!globals.quiet) process.stderr.write(`vsf: ${line}\n`);
+    if (!globals.quiet) process.stderr.write(`${isoTime()} vsf: ${line}\n`);
   };
   try {
     await follow({
@@ -171,7 +203,10 @@ async function followMirror(options: SyncOptions, o: SyncFlags, globals: GlobalO
       signal: stop.signal,
       pollIntervalMs: o.interval * 1000,
       onRun: (result) => {
-        if (first) report(result, o, globals);
+        if (first) {
+          report(result, o, globals);
+          reported = result.error;
+        }
         first = false;
         process.exitCode = 0;
       },
@@ -181,6 +216,11 @@ async function followMirror(options: SyncOptions, o: SyncFlags, globals: GlobalO
       },
       onNotice: say,
     });
+  } catch (error) {
+    // A refused key or another team's mirror ends the follower, with the exit code a plain run would have.
+    if (!(error instanceof SyncAbortedError)) throw error;
+    if (error.message !== reported) say(error.message);
+    process.exitCode = stopExitCode(error.reason);
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);

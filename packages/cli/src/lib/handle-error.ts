@@ -1,6 +1,6 @@
 import { AuthenticationError, PermissionDeniedError, VsfError } from '@vsf/sdk';
 import { CommanderError } from 'commander';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, errorCodeOf } from './exit-codes.js';
 import { networkCause } from './network-cause.js';
 
 /**
@@ -33,4 +33,26 @@ export function describeError(error: unknown, baseUrl?: string): { message: stri
     return { message: formatApiError(error), exitCode: EXIT.auth };
   if (error instanceof VsfError) return { message: formatApiError(error), exitCode: EXIT.failure };
   return { message: (error as Error)?.message ?? String(error), exitCode: EXIT.failure };
+}
+
+/**
+ * The one `--json` document of a command that failed, so `vsf … --json | jq` always has JSON to read:
+ * `{"error": {"code": "unreachable", "message": "…", "exitCode": 3}}`, with the HTTP `status` and
+ * `requestId` when the server answered. `code` is the exit code's name in the table (exit-codes.ts).
+ */
+export interface ErrorDocument {
+  error: { code: string; message: string; exitCode: number; status?: number; requestId?: string };
+}
+
+export function errorDocument(message: string, exitCode: number, error?: unknown): ErrorDocument {
+  const api = error instanceof VsfError ? error : undefined;
+  return {
+    error: {
+      code: errorCodeOf(exitCode),
+      message,
+      exitCode,
+      ...(api?.status !== undefined ? { status: api.status } : {}),
+      ...(api?.requestId ? { requestId: api.requestId } : {}),
+    },
+  };
 }

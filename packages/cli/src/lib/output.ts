@@ -35,8 +35,26 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], tty = isTty()): 
     .join('\n')}\n`;
 }
 
+let printedJson = false;
+
 export function printJson(value: unknown): void {
+  printedJson = true;
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Whether this run has printed its JSON document: a failure after it must not print a second one. */
+export function jsonPrinted(): boolean {
+  return printedJson;
+}
+
+/**
+ * `--json` among the arguments (before a `--`): read from argv too, since a usage error can end the parse
+ * before Commander has set the option.
+ */
+export function wantsJson(argv: readonly string[], parsed: { json?: boolean }): boolean {
+  if (parsed.json) return true;
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
 export function printRecords<T>(records: T[], columns: Column<T>[], options: OutputOptions): void {

@@ -22,6 +22,18 @@ export interface MirrorFlags {
 }
 
 export function addMirrorFlags(command: Command): Command {
+  return addMirrorLocationFlags(command)
+    .option(
+      '--max-retries <n>',
+      'retries of one request in a row before the run stops (a reset, a 5xx, a 429)',
+      wholeNumber(0),
+      DEFAULT_MAX_RETRIES,
+    )
+    .option('--max-retry-delay <seconds>', 'longest backoff between retries', seconds, DEFAULT_MAX_DELAY_MS / 1000);
+}
+
+/** `--to` and `--resources`: which mirror, and which of its resources (`vsf sync status` takes only these). */
+export function addMirrorLocationFlags(command: Command): Command {
   return command
     .option(
       '--to <url>',
@@ -32,14 +44,7 @@ export function addMirrorFlags(command: Command): Command {
       '--resources <names>',
       'comma-separated: cars,customers,contacts,locations,event_types,…',
       nameList(() => syncableResources().map((r) => r.name)),
-    )
-    .option(
-      '--max-retries <n>',
-      'retries of one request in a row before the run stops (a reset, a 5xx, a 429)',
-      wholeNumber(0),
-      DEFAULT_MAX_RETRIES,
-    )
-    .option('--max-retry-delay <seconds>', 'longest backoff between retries', seconds, DEFAULT_MAX_DELAY_MS / 1000);
+    );
 }
 
 export function retryOptions(flags: MirrorFlags): RetryOptions {

@@ -103,7 +103,7 @@ function feedSummary(resource: ResourceSpec): ResourceSummary {
     updatedAfter: null,
     resumed: false,
   });
-  return { ...summary, feedChanges: 0 };
+  return { ...summary, via: 'feed', feedChanges: 0 };
 }
 
 function failed(resource: ResourceSpec, summary: ResourceSummary | undefined, error: unknown): ResourceSummary {

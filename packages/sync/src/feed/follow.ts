@@ -2,6 +2,7 @@ import { type SyncOptions, type SyncResult, syncLocked } from '../engine.js';
 import { MirrorTeam } from '../mirror-team.js';
 import { selectResources } from '../resources.js';
 import { classifyFailure } from '../retry/classify-failure.js';
+import { SyncAbortedError } from '../retry/run-retries.js';
 import { FeedCursorGoneError } from '../source.js';
 import { type AppliedPage, drainFeed, FEED_PAGE_SIZE } from './drain-feed.js';
 
@@ -59,7 +60,7 @@ export async function follow(options: FollowOptions): Promise<void> {
         if (!result.ok) {
           // Neither a refused key nor another team's mirror is a server to wait for.
           if (result.stopReason === 'key-refused' || result.stopReason === 'team-mismatch')
-            throw new Error(result.error);
+            throw new SyncAbortedError(result.error ?? 'the run was stopped', result.stopReason);
           await wentDown(new Error(result.error ?? 'the sync failed'));
           continue;
         }

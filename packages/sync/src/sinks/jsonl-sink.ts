@@ -7,6 +7,7 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -15,7 +16,14 @@ import { join } from 'node:path';
 import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
 import { processAlive } from './process-alive.js';
-import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
+import {
+  type Checkpoint,
+  type LockHolder,
+  type ResourceChanges,
+  type ResourceState,
+  type Sink,
+  SyncLockedError,
+} from './sink.js';
 
 interface ResourceFile {
   state: ResourceState;
@@ -83,8 +91,19 @@ export class JsonlSink implements Sink {
     this.locked = false;
   }
 
+  async lockHolder(): Promise<LockHolder | null> {
+    const path = join(this.dir, '.lock');
+    if (!existsSync(path)) return null;
+    const holder = JSON.parse(readFileSync(path, 'utf8')) as { owner?: string; pid: number; host: string; at: string };
+    const stale = holder.host === hostname() && !processAlive(holder.pid);
+    return { owner: holder.owner ?? 'vsf sync', pid: holder.pid, host: holder.host, since: holder.at, stale };
+  }
+
   async getState(resource: ResourceSpec): Promise<ResourceState> {
-    return this.load(resource).state;
+    const path = this.file(resource, '.state.json');
+    // The state file is rewritten with every change of the resource: its time is when it last changed.
+    const updatedAt = existsSync(path) ? isoTime(statSync(path).mtime) : null;
+    return { ...this.load(resource).state, updatedAt };
   }
 
   async applyPage(resource: ResourceSpec, records: Record<string, unknown>[], checkpoint: Checkpoint) {

@@ -23,6 +23,19 @@ export interface ResourceState {
    * to this cursor is in the mirror. Null until a run against a server announcing the feed set it.
    */
   feedCursor?: number | null | undefined;
+  /** When this resource's state last changed, on this machine's clock: a page, a completed run, feed changes. */
+  updatedAt?: string | null | undefined;
+}
+
+/** The run holding a sink's lock, as `vsf sync status` shows it. */
+export interface LockHolder {
+  owner: string;
+  pid: number;
+  host: string;
+  /** When it took the lock (ISO). */
+  since: string;
+  /** Its process is gone from this machine (killed): the next run takes the lock over. */
+  stale: boolean;
 }
 
 /** One resource's share of a page of the events feed: records as written, and ids hard-deleted. */
@@ -51,6 +64,8 @@ export interface Sink extends MirrorReader {
   /** Fails with SyncLockedError while another run holds the sink. */
   lock(owner: string): Promise<void>;
   unlock(): Promise<void>;
+  /** Who holds the lock, without taking it; null when no run does (or the mirror was never made). */
+  lockHolder(): Promise<LockHolder | null>;
   getState(resource: ResourceSpec): Promise<ResourceState>;
   /**
    * Upserts the records (a record replaces the stored one only when its `updatedAt` is not older),

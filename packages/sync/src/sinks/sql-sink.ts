@@ -3,7 +3,14 @@ import { hostname } from 'node:os';
 import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
 import { processAlive } from './process-alive.js';
-import { type Checkpoint, type ResourceChanges, type ResourceState, type Sink, SyncLockedError } from './sink.js';
+import {
+  type Checkpoint,
+  type LockHolder,
+  type ResourceChanges,
+  type ResourceState,
+  type Sink,
+  SyncLockedError,
+} from './sink.js';
 import { columnType } from './sql/column-types.js';
 import { PostgresConnection } from './sql/postgres-connection.js';
 import { PostgresPageWriter, UPSERT_ROWS } from './sql/postgres-page-writer.js';
@@ -27,6 +34,7 @@ interface StateRow {
   watermark: string | null;
   checkpoint: string | null;
   feed_cursor: number | string | null;
+  updated_at: string | null;
 }
 
 /**
@@ -142,19 +150,35 @@ export class SqlSink implements Sink {
     this.lockOwner = undefined;
   }
 
+  async lockHolder(): Promise<LockHolder | null> {
+    // Opening a missing SQLite file would create it: a mirror never made has no lock.
+    if (this.kind === 'sqlite' && !this.connection && !existsSync(this.target)) return null;
+    const db = await this.db();
+    if (!(await db.hasTable(LOCK_TABLE))) return null;
+    const [holder] = await db.query<{ owner: string; pid: number | string; host: string; acquired_at: string }>(
+      `select owner, pid, host, acquired_at from ${LOCK_TABLE} where name = ?`,
+      [LOCK_NAME],
+    );
+    if (!holder) return null;
+    const pid = Number(holder.pid);
+    const stale = holder.host === hostname() && !processAlive(pid);
+    return { owner: holder.owner, pid, host: holder.host, since: holder.acquired_at, stale };
+  }
+
   async getState(resource: ResourceSpec): Promise<ResourceState> {
     return this.stateIn(await this.db(), resource);
   }
 
   private async stateIn(db: SqlConnection, resource: ResourceSpec): Promise<ResourceState> {
     const [row] = await db.query<StateRow>(
-      `select watermark, checkpoint, feed_cursor from ${STATE_TABLE} where resource = ?`,
+      `select watermark, checkpoint, feed_cursor, updated_at from ${STATE_TABLE} where resource = ?`,
       [resource.name],
     );
     return {
       watermark: row?.watermark ?? null,
       checkpoint: row?.checkpoint ? (JSON.parse(row.checkpoint) as Checkpoint) : null,
       feedCursor: row?.feed_cursor === null || row?.feed_cursor === undefined ? null : Number(row.feed_cursor),
+      updatedAt: row?.updated_at ?? null,
     };
   }
 

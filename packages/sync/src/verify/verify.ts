@@ -1,4 +1,5 @@
-import { PAGE_SIZE } from '../engine.js';
+import { isForbidden, PAGE_SIZE } from '../engine.js';
+import { MirrorTeam } from '../mirror-team.js';
 import { type ResourceSpec, selectResources } from '../resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from '../retry/run-retries.js';
 import type { MirrorReader, Sink } from '../sinks/sink.js';
@@ -31,9 +32,10 @@ export interface ResourceVerification {
   resource: string;
   /**
    * `ok`: the mirror equals the server (pending rows aside); `drift`; `failed`: could not compare;
-   * `skipped`: not compared, because the run was stopped (see `VerifyResult.error`).
+   * `skipped`: not compared, because the run was stopped (see `VerifyResult.error`); `forbidden`: the key
+   * may not read it (a missing scope), so it is left out as `sync` leaves it out.
    */
-  status: 'ok' | 'drift' | 'failed' | 'skipped';
+  status: 'ok' | 'drift' | 'failed' | 'skipped' | 'forbidden';
   /** Server start time of the mirror's last completed run (null: never synced). */
   watermark: string | null;
   /** A run was interrupted and has not been resumed yet. */
@@ -76,12 +78,21 @@ export interface VerifyResult {
 export async function verify(options: VerifyOptions): Promise<VerifyResult> {
   const resources = selectResources(options.resources);
   const retries = new RunRetries(options.retry, options.source.url);
+  // Another team's key would see every row as missing or extra: the comparison stops and says whose it is.
+  const team = new MirrorTeam(
+    options.sink,
+    resources,
+    options.source,
+    retries,
+    (mirrorTeam, keyTeam) =>
+      `the mirror belongs to another team; verify it with a key of team ${mirrorTeam}, or point it at team ${keyTeam}'s own mirror`,
+  );
   const results: ResourceVerification[] = [];
-  for (const resource of resources) results.push(await verifyResource(resource, options, retries));
+  for (const resource of resources) results.push(await verifyResource(resource, options, retries, team));
   const error = retries.abortReason?.message;
   const drift = results.some((r) => r.status === 'drift');
   return {
-    ok: !error && results.every((r) => r.status === 'ok'),
+    ok: !error && results.every((r) => r.status === 'ok' || r.status === 'forbidden'),
     drift,
     resources: results,
     retries: retries.summary,
@@ -93,6 +104,7 @@ async function verifyResource(
   resource: ResourceSpec,
   options: VerifyOptions,
   retries: RunRetries,
+  team: MirrorTeam,
 ): Promise<ResourceVerification> {
   const maxIds = options.maxIds ?? 20;
   const result: ResourceVerification = {
@@ -132,6 +144,7 @@ async function verifyResource(
     let presentInMirror = 0;
     for (let page = 1; ; page++) {
       const fetched = await fetchPage({ page, limit: PAGE_SIZE });
+      await team.admit(fetched.records);
       result.serverCount = fetched.total;
       result.pages++;
       const ids = fetched.records.map((r) => String(r.id));
@@ -178,7 +191,7 @@ async function verifyResource(
     }
     if (result.missing.count + result.extra.count + result.different.count > 0) result.status = 'drift';
   } catch (error) {
-    result.status = 'failed';
+    result.status = isForbidden(error) ? 'forbidden' : 'failed';
     result.error = (error as Error).message;
   }
   return result;
