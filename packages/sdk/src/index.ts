@@ -17,10 +17,10 @@ export { apiEndpoints } from './generated/api-endpoints.js';
 export { ALL_SCOPES, PHOTO_MAX_BYTES } from './generated/constants.js';
 export * from './generated/vsf-admin-client.js';
 export * from './generated/vsf-client.js';
+export { signWebhook, webhooks } from './webhooks/sign-webhook.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   verifyWebhook,
   WEBHOOK_SIGNATURE_HEADER,
   WebhookVerificationError,
-  webhooks,
 } from './webhooks/verify-webhook.js';

@@ -1,5 +1,6 @@
 import type { V1Event } from '@vsf/contract';
 import { APIResource } from '../core/api-resource.js';
+import { signWebhook } from '../webhooks/sign-webhook.js';
 import { verifyWebhook } from '../webhooks/verify-webhook.js';
 
 /** Hand-written beside the generated endpoint methods: checking a delivery needs no request. */
@@ -12,5 +13,10 @@ export class WebhooksResourceExtension extends APIResource {
     toleranceSeconds?: number,
   ): Promise<V1Event> {
     return verifyWebhook(payload, header, secret, toleranceSeconds);
+  }
+
+  /** The `Vsf-Signature` header of `payload` signed with `secret`, for testing a receiver; see `signWebhook`. */
+  sign(payload: string | Uint8Array, secret: string, timestamp?: number): Promise<string> {
+    return signWebhook(payload, secret, timestamp);
   }
 }

@@ -87,6 +87,3 @@ function equalInConstantTime(a: string, b: string): boolean {
   for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return difference === 0;
 }
-
-/** `webhooks.verify(payload, header, secret, tolerance)`, for receivers that hold no client. */
-export const webhooks = { verify: verifyWebhook, signatureHeader: WEBHOOK_SIGNATURE_HEADER } as const;
