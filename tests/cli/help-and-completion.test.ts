@@ -2,7 +2,7 @@
 // program's commands (bash is run for real, with the words a user typed), and `config set --help` shows
 // the options it saves.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,9 @@ const TOP_LEVEL = ['config', 'auth', 'cars', 'customers', 'event-types', 'dropof
 const MORE = ['parking', 'locations', 'sync', 'queue', 'mcp', 'completion'];
 
 let bashScript: string;
+
+const onPath = (command: string): boolean =>
+  (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, command)));
 
 /** What bash offers for the words typed so far (the last one is the word being completed). */
 async function complete(...words: string[]): Promise<string[]> {
@@ -90,6 +93,26 @@ describe('vsf completion zsh and fish', () => {
     expect((await vsf(['completion', 'fish'])).stdout).toMatch(
       /complete -c vsf -n 'test \(__vsf_path\) = '\\''vsf move'\\''' -l spot -r -d 'the spot it goes to/,
     );
+  });
+
+  // Where the shells are installed (CI images may not have them), the scripts must parse, and fish answers
+  // what it would complete for a command line (`complete -C`) without a terminal.
+  it.runIf(onPath('zsh'))('zsh: the script parses', async () => {
+    writeFileSync(join(home, 'vsf.zsh'), (await vsf(['completion', 'zsh'])).stdout);
+    await expect(execFileAsync('zsh', ['-n', join(home, 'vsf.zsh')])).resolves.toBeDefined();
+  });
+
+  it.runIf(onPath('fish'))('fish: the script completes subcommands and options', async () => {
+    writeFileSync(join(home, 'vsf.fish'), (await vsf(['completion', 'fish'])).stdout);
+    const fish = async (line: string) =>
+      (
+        await execFileAsync('fish', ['--no-config', '-c', `source ${join(home, 'vsf.fish')}; complete -C '${line}'`], {
+          env,
+        })
+      ).stdout;
+    expect(await fish('vsf cars up')).toMatch(/^update\tChange fields of a car/);
+    expect(await fish('vsf move X --s')).toMatch(/^--spot\t/);
+    expect(await fish('vsf event-types list --scope v')).toMatch(/^vehicle/);
   });
 
   it('refuses a shell it does not know, naming the ones it does', async () => {
