@@ -8,6 +8,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
+import { fanOut } from '../src/webhooks/webhook-fan-out.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from '../src/webhooks/webhook-options.js';
 import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
 import {
@@ -546,6 +547,43 @@ describe('fair delivery', () => {
     expect(log.data.every((d) => d.status === 'pending' && d.attempts === 0)).toBe(true);
   });
 
+  it("a team's due retries do not hold back its own first attempt (first attempts go first in its share)", async () => {
+    const { api, team: created } = await team();
+    const deadPaths = Array.from({ length: 12 }, (_, n) => `/retry-dead-${n}`);
+    for (const path of deadPaths) receiver.on(path, () => ({ status: 200, delayMs: 60_000 }));
+    for (const path of deadPaths) await createHook(api, path, ['location.created']);
+    for (let i = 0; i < 2; i++) await ok(api, 'POST', '/locations', { name: `Retried ${i}` });
+    const deps = { db: server.db, now: () => new Date(), events: server.services.events };
+    const only = new Set([created.id]);
+    // 24 deliveries whose first attempt failed a minute ago: retries due, older than anything new.
+    expect((await fanOut(deps, only)).created).toBe(24);
+    const past = new Date(Date.now() - 60_000);
+    await server
+      .db('webhook_deliveries')
+      .where({ team_id: created.id })
+      .update({ attempts: 1, first_attempt_at: past, next_attempt_at: past, last_error: 'timed out' });
+    await createHook(api, '/retry-first-healthy', ['car.created']);
+    const car = await ok(api, 'POST', '/cars', { year: 1971, make: 'Citroën', model: 'SM' });
+    // Production timings (10 s timeout, 8 attempts under way per team): retries first would fill the team's
+    // share with receivers that never answer, and the new delivery would wait a timeout for a slot.
+    const options = { ...DEFAULT_WEBHOOK_OPTIONS, allowHttpLoopback: true, pollIntervalMs: 25, teams: only };
+    const dispatcher = new WebhookDispatcher(deps, options);
+    const started = Date.now();
+    dispatcher.start();
+    try {
+      while (at('/retry-first-healthy').length === 0 && Date.now() - started < 5_000) await sleep(10);
+      expect(events(at('/retry-first-healthy')).map((e) => e.recordId)).toEqual([car.id]);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // The retries still get the rest of the team's share.
+      const end = Date.now() + 5_000;
+      const retried = () => receiver.received.filter((r) => r.path.startsWith('/retry-dead-')).length;
+      while (retried() < options.perTeamConcurrency - 1 && Date.now() < end) await sleep(10);
+      expect(retried()).toBe(options.perTeamConcurrency - 1);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
   it(`a team has at most ${WEBHOOK_MAX_ENDPOINTS_PER_TEAM} endpoints: one more is a 409`, async () => {
     const { api } = await team();
     const made = [];
@@ -566,6 +604,44 @@ describe('fair delivery', () => {
     expect(
       (await api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/in', eventTypes: ['*'] } })).status,
     ).toBe(201);
+  });
+});
+
+describe.skipIf(!databaseUrl)('waking on commit', () => {
+  it("delivers a write through another instance at once, not at the dispatcher's next poll", async () => {
+    const { api, team: created } = await team();
+    await createHook(api, '/wake-on-commit', ['location.created']);
+    // Its only poll is a minute away: a delivery within seconds is the commit's announcement waking it.
+    const delivering = await startTestServer({
+      databaseUrl,
+      webhooks: { ...FAST, dispatch: true, pollIntervalMs: 60_000, teams: new Set([created.id]) },
+    });
+    try {
+      // Its first pass found the team's endpoint and took the lease that makes the team's commits announced.
+      const end = Date.now() + 10_000;
+      const leased = async () =>
+        Boolean(
+          await server
+            .db('team_event_heads')
+            .where({ team_id: created.id })
+            .where('watched_until', '>', server.db.fn.now())
+            .first(),
+        );
+      while (!(await leased()) && Date.now() < end) await sleep(20);
+      const took: number[] = [];
+      for (let n = 0; n < 5; n++) {
+        const sent = performance.now();
+        const made = await ok(api, 'POST', '/locations', { name: `Woken ${n}` });
+        while (!events(at('/wake-on-commit')).some((e) => e.recordId === made.id) && performance.now() - sent < 5_000)
+          await sleep(2);
+        took.push(performance.now() - sent);
+      }
+      console.info(`write-to-delivery through another instance: ${took.map((t) => t.toFixed(0)).join(', ')} ms`);
+      expect(events(at('/wake-on-commit'))).toHaveLength(5);
+      expect(Math.max(...took)).toBeLessThan(2_000);
+    } finally {
+      await delivering.close();
+    }
   });
 });
 
