@@ -53,7 +53,7 @@ describe('vsf sync through a blip', () => {
         `${first.origin}/api/v1`,
       );
       expect(text.code, text.stderr).toBe(0);
-      expect(text.stdout).toMatch(/cars\tcompleted\tfull\t1\t3\t0\t3\t3\t/);
+      expect(text.stdout).toMatch(/cars\tcompleted\tlists\tfull\t1\t3\t0\t0\t3\t3\t/);
       expect(text.stdout).toContain('3 retries (1 connection reset, 1 HTTP 503, 1 HTTP 429)');
       expect(first.stats.faults).toBe(3);
     } finally {
@@ -122,21 +122,25 @@ async function closedPort(): Promise<number> {
 }
 
 describe('vsf sync against a server that is down', () => {
-  it('fails on the first request with the address and a hint, trying no other resource', async () => {
+  it('fails on the first request with the address and a hint (exit 3), trying no other resource', async () => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}/api/v1`;
     const message = `cannot reach ${baseUrl}: connection refused — is the server running?`;
     const text = await vsf(['sync', '--to', join(home, 'down.db')], baseUrl);
-    expect(text.code).toBe(1);
+    expect(text.code).toBe(3);
     expect(text.stderr).toBe(`vsf: ${message}\n`);
-    expect(text.stdout).toContain('0 retries');
+    expect(text.stdout).toBe('');
     const json = await vsf(['sync', '--to', join(home, 'down.db'), '--json', '--quiet'], baseUrl);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(3);
     const summary = JSON.parse(json.stdout);
-    expect(summary).toMatchObject({ ok: false, error: message, retries: { total: 0 } });
+    expect(summary).toMatchObject({
+      ok: false,
+      error: { code: 'unreachable', message, exitCode: 3 },
+      retries: { total: 0 },
+    });
     const started = summary.resources.filter((r: { status: string }) => r.status !== 'skipped');
     expect(started.length).toBeLessThanOrEqual(2);
     const verify = await vsf(['sync', 'verify', '--to', join(home, 'down.db'), '--json'], baseUrl);
-    expect(verify.code).toBe(1);
+    expect(verify.code).toBe(3);
     expect(verify.stderr).toBe(`vsf: ${message}\n`);
     const verified = JSON.parse(verify.stdout);
     expect(verified).toMatchObject({ ok: false, drift: false, stopReason: 'unreachable' });

@@ -154,7 +154,12 @@ describe.each(mirrors)('vsf sync verify on a $name mirror', (mirror) => {
       const json = await vsf(['sync', 'verify', '--to', to, '--resources', 'cars,customers', '--json', '--quiet']);
       expect(json.code).toBe(1);
       const result = JSON.parse(json.stdout);
-      expect(result).toMatchObject({ ok: false, drift: true, retries: { total: 0 } });
+      expect(result).toMatchObject({
+        ok: false,
+        drift: true,
+        retries: { total: 0 },
+        error: { code: 'failed', exitCode: 1, message: expect.stringContaining('differs from the server in cars:') },
+      });
       expect(result.resources[0]).toMatchObject({
         resource: 'cars',
         status: 'drift',

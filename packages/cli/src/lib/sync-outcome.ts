@@ -48,11 +48,19 @@ export function forbiddenWarning(result: RunOutcome): string | undefined {
 /** The `error` of a run's `--json` summary when it exits non-zero: the shape every `--json` failure has. */
 export function runError(result: RunOutcome, exitCode: number): ErrorDocument['error'] | undefined {
   if (exitCode === EXIT.ok) return undefined;
-  const failed = result.resources.filter((r) => r.status === 'failed' || r.status === 'drift');
+  const names = (status: string) =>
+    result.resources
+      .filter((r) => r.status === status)
+      .map((r) => r.resource)
+      .join(', ');
+  const failed = names('failed');
+  const drift = names('drift');
   const message =
     result.error ??
-    (failed.length > 0
-      ? `${failed.map((r) => `${r.resource} ${r.status}`).join(', ')} (see resources[].error)`
-      : (forbiddenWarning(result) ?? 'the run failed'));
+    (failed
+      ? `${failed} failed (see resources[].error); the next vsf sync tries again`
+      : drift
+        ? `the mirror differs from the server in ${drift}: \`vsf sync --full\` fetches missing and changed rows again, with --prune it also drops extra ones`
+        : (forbiddenWarning(result) ?? 'the run failed'));
   return errorDocument(message, exitCode).error;
 }

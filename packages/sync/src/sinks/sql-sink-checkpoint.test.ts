@@ -22,6 +22,7 @@ describe('SqlSink page checkpoints (SQLite)', () => {
       watermark: '2026-05-01T00:00:00.000Z',
       checkpoint: checkpoint(3),
       feedCursor: 42,
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
     });
     expect((await sink.readAll(locations)).map((r) => r.id)).toEqual(['a', 'b']);
     await sink.close();
@@ -31,7 +32,12 @@ describe('SqlSink page checkpoints (SQLite)', () => {
     const sink = openSink(`sqlite:${join(mkdtempSync(join(tmpdir(), 'vsf-checkpoint-')), 'm.db')}`);
     await sink.prepare([locations]);
     expect(await sink.applyPage(locations, [record('a'), record('a')], checkpoint(2))).toEqual({ upserted: 1 });
-    expect(await sink.getState(locations)).toEqual({ watermark: null, checkpoint: checkpoint(2), feedCursor: null });
+    expect(await sink.getState(locations)).toEqual({
+      watermark: null,
+      checkpoint: checkpoint(2),
+      feedCursor: null,
+      updatedAt: expect.any(String),
+    });
     await sink.close();
   });
 });
