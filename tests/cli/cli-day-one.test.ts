@@ -218,17 +218,13 @@ describe('parking and photo commands staff need', () => {
 });
 
 describe('photos: sniffed, failures counted and explained', () => {
-  it('skips a text file named fake.jpg before any request, and exits 1', async () => {
+  it('refuses a text file named fake.jpg before any request (exit 2): no drop-off, no photo', async () => {
     const car = await api('POST', '/cars', { year: 1961, make: 'Jaguar', model: 'E-Type', stockNumber: 'E-1' });
     const dir = photoDir('fake', { 'fake.jpg': 'this is not a photo', 'real.png': PNG });
     const drop = await vsf(['dropoff', 'E-1', '--spot', 'A-1', dir, '--json']);
-    expect(drop.code).toBe(1);
-    const summary = JSON.parse(drop.stdout);
-    expect(summary.uploaded.map((u: { path: string }) => u.path)).toEqual([join(dir, 'real.png')]);
-    expect(summary.skipped).toEqual([
-      { path: join(dir, 'fake.jpg'), reason: expect.stringMatching(/^not an image \(its bytes are not a JPEG/) },
-    ]);
-    expect(await photoCount(car.id)).toBe(1);
+    expect(drop.code).toBe(2);
+    expect(drop.stderr).toMatch(/fake\.jpg: not an image \(its bytes are not a JPEG/);
+    expect(await photoCount(car.id)).toBe(0);
   });
 
   it('counts a server refusal as a failure, prints the server’s field details, lists it in --json and exits 1', async () => {
@@ -245,7 +241,8 @@ describe('photos: sniffed, failures counted and explained', () => {
       expect(text.stderr).toContain('contentType: Declared image/png but the bytes are image/gif');
 
       const session = text.stdout.trim();
-      const json = await vsf(['photos', 'upload', 'DB5', '--session', session, dir, '--json'], {
+      // --force: the session holds a, b and c already, which would be skipped.
+      const json = await vsf(['photos', 'upload', 'DB5', '--session', session, dir, '--force', '--json'], {
         VSF_BASE_URL: proxy.baseUrl,
       });
       expect(json.code).toBe(1);
@@ -269,7 +266,8 @@ describe('photos: sniffed, failures counted and explained', () => {
   it('prints the field details of any API error, not only "Validation failed"', async () => {
     const res = await vsf(['photos', 'upload', 'DB5', '--session', 'not-a-session', photoDir('one', { 'x.png': PNG })]);
     expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(/failed .*x\.png: .*\n\s+sessionId: /);
+    // The session is looked up first (for photos it holds already): the refusal names the field.
+    expect(res.stderr).toMatch(/Validation failed.*\n\s+sessionId: /);
   });
 });
 

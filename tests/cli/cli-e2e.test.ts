@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -207,7 +207,7 @@ describe('vsf sync', () => {
 });
 
 describe('vsf dropoff, photos and pickup', () => {
-  it('logs a drop-off by VIN into a spot by label, uploads a directory of photos, skips what cannot go, then picks up', async () => {
+  it('logs a drop-off by VIN into a spot by label, uploads a directory of photos, refuses what cannot go, then picks up', async () => {
     const api = (path: string, body: unknown) =>
       fetch(`${server.baseUrl}${path}`, {
         method: 'POST',
@@ -231,13 +231,20 @@ describe('vsf dropoff, photos and pickup', () => {
     png.copy(huge);
     writeFileSync(join(photos, 'huge.png'), huge);
 
+    // Every file is checked first: what cannot go stops the command before anything is logged.
+    const refused = await vsf(['dropoff', 'CSX2000', '--spot', 'A-12', photos, '--json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('2 photos cannot be sent, so nothing was sent');
+    expect(refused.stderr).toMatch(/huge\.png: \d+ bytes, over the 3 MiB limit/);
+    expect(refused.stderr).toMatch(/notes\.txt: not an image/);
+    unlinkSync(join(photos, 'notes.txt'));
+    unlinkSync(join(photos, 'huge.png'));
+
     const drop = await vsf(['dropoff', 'CSX2000', '--spot', 'A-12', '--notes', 'scratch on door', photos, '--json']);
     const summary = JSON.parse(drop.stdout);
     expect(summary.uploaded).toHaveLength(2);
-    expect(summary.skipped.map((s: { reason: string }) => s.reason).sort()).toEqual(
-      [expect.stringMatching(/3 MiB/), expect.stringMatching(/^not an image/)].sort(),
-    );
-    expect(drop.code).toBe(1);
+    expect(summary.skipped).toEqual([]);
+    expect(drop.code).toBe(0);
     expect(drop.stderr).toContain('Dropped off 1965 Shelby Cobra at A-12');
 
     const gallery = await fetch(`${server.baseUrl}/cars/${car.id}/photos`, {
@@ -251,7 +258,8 @@ describe('vsf dropoff, photos and pickup', () => {
 
     const more = await vsf(['photos', 'upload', car.id, '--session', summary.sessionId, join(photos, 'front.png')]);
     expect(more.code).toBe(0);
-    expect(more.stdout).toContain('1/1 photo(s) uploaded, 0 failed, 0 skipped');
+    // The session holds it already: not sent twice.
+    expect(more.stdout).toContain('0/1 photo(s) uploaded, 0 failed, 1 skipped');
 
     const pick = await vsf(['pickup', 'CSX2000']);
     expect(pick.code).toBe(0);

@@ -1,7 +1,8 @@
-import { type VsfClient, VsfError } from '@vsf/sdk';
+import { type V1Car, type VsfClient, VsfError } from '@vsf/sdk';
 import { formatApiError } from '../handle-error.js';
 import { carLabel, resolveCar, resolveSpot, resolveZone } from '../resolve-records.js';
 import { classifyFailure, failureMessage } from './classify-failure.js';
+import { markPhotosInSession } from './photos-in-session.js';
 import type { PhotoRefusal, QueuedPhoto, QueueEntry } from './queue-entry.js';
 
 export interface DeliveryHooks {
@@ -10,6 +11,13 @@ export interface DeliveryHooks {
   /** Persists the entry's progress; called after each acknowledged step. */
   checkpoint(): void;
   onPhotoDone?(photo: QueuedPhoto): void;
+  /** Photo uploads at a time: 4 on a live run; a flush sends one at a time, so on a slow link each completes. */
+  photoConcurrency?: number;
+  /**
+   * Called with the car as the server has it, on a live run before its event is sent: throws to refuse an
+   * event that repeats what the car's state says (lib/offline-queue/refuse-repeat.ts).
+   */
+  checkCar?(car: V1Car, entry: QueueEntry): void;
 }
 
 const PHOTO_CONCURRENCY = 4;
@@ -51,10 +59,11 @@ async function adoptDeliveredPhotos(client: VsfClient, carId: string, sessionId:
  * failure stops the delivery and is thrown, leaving the progress so far in `entry`.
  */
 export async function deliverEntry(client: VsfClient, entry: QueueEntry, hooks: DeliveryHooks): Promise<void> {
+  let resolved: V1Car | undefined;
   if (!entry.car.id) {
-    const car = await resolveCar(client, entry.car.ref);
-    entry.car.id = car.id;
-    entry.car.label = carLabel(car);
+    resolved = await resolveCar(client, entry.car.ref);
+    entry.car.id = resolved.id;
+    entry.car.label = carLabel(resolved);
   }
   const carId = entry.car.id;
   if (entry.place && !entry.place.id) {
@@ -65,6 +74,7 @@ export async function deliverEntry(client: VsfClient, entry: QueueEntry, hooks: 
     entry.place.id = place.id;
     entry.place.name = place.name;
   }
+  if (resolved && entry.event && !entry.event.result) hooks.checkCar?.(resolved, entry);
   const recheck = keysMayHaveExpired(entry);
   if (entry.event && !entry.event.result && recheck) {
     const found = await findDeliveredEvent(client, carId, entry.event);
@@ -91,6 +101,12 @@ export async function deliverEntry(client: VsfClient, entry: QueueEntry, hooks: 
     await adoptDeliveredPhotos(client, carId, sessionId, entry);
     hooks.checkpoint();
   }
+  // Into an existing session, photos it holds already are not sent again (`--force` sends them anyway).
+  if (entry.operation === 'photos-upload' && !entry.force) {
+    const present = await markPhotosInSession(client, carId, sessionId, entry.photos);
+    hooks.checkpoint();
+    for (const photo of present) hooks.onPhotoDone?.(photo);
+  }
 
   const pending = entry.photos.filter((p) => !p.photoId && !p.refused);
   let stop: unknown;
@@ -115,7 +131,8 @@ export async function deliverEntry(client: VsfClient, entry: QueueEntry, hooks: 
       hooks.onPhotoDone?.(photo);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PHOTO_CONCURRENCY, pending.length) }, worker));
+  const workers = Math.min(hooks.photoConcurrency ?? PHOTO_CONCURRENCY, pending.length);
+  await Promise.all(Array.from({ length: workers }, worker));
   if (stop !== undefined) throw stop;
 }
 

@@ -69,6 +69,9 @@ export async function flushQueue(store: QueueStore, client: VsfClient, target: Q
         await deliverEntry(client, entry, {
           readPhoto: (photo) => store.readPhoto(entry, photo),
           checkpoint: () => store.save(entry),
+          // What is queued waited for a bad link: one photo at a time gets each through whole, where four
+          // sharing a slow uplink would each take four times as long and time out together.
+          photoConcurrency: 1,
         });
         const refused = refusedPhotos(entry);
         if (refused.length > 0) {

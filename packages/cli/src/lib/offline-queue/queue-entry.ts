@@ -12,8 +12,10 @@ export interface QueuedPhoto {
   size: number;
   sha256: string;
   idempotencyKey: string;
-  /** Set once the server acknowledged it. */
+  /** Set once the server acknowledged it, or found it already in the session. */
   photoId?: string;
+  /** The session held this photo already (same name, size and bytes): it was not sent again. */
+  alreadyInSession?: true;
   /** Set when the server refused this photo for good (it is never resent): one line, for `queue list`. */
   refused?: string;
   /** The refusal as the server gave it: the message with its field details, code, status and details. */
@@ -44,6 +46,8 @@ export interface QueueEntry {
   };
   /** The session `vsf photos upload --session` named. */
   sessionId?: string;
+  /** `--force`: send photos even when the session holds them already. */
+  force?: true;
   photos: QueuedPhoto[];
   attempts: number;
   lastError?: string;

@@ -1,7 +1,6 @@
 import type { GlobalOptions } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { printJson } from '../output.js';
-import type { PhotoScan } from '../photo-files.js';
 import type { PhotoRefusal } from './queue-entry.js';
 import type { OperationOutcome } from './run-operation.js';
 
@@ -11,7 +10,8 @@ interface Failure extends PhotoRefusal {
 
 /**
  * The result of a drop-off, pick-up or photo upload: what was delivered, or that it was queued (exit 0: the
- * queue will deliver it), with photos skipped or refused listed and counted as failures (exit 1).
+ * queue will deliver it), with photos refused listed and counted as failures (exit 1), and photos the session
+ * held already listed as skipped (exit 0: they are there). The counts add up to the photos of the command.
  *
  * Drop-off and pick-up print only the new event's session id on stdout (also with --quiet), so
  * `--session "$(vsf dropoff … -q)"` works in a script; their sentences and photo summary go to stderr. When
@@ -19,9 +19,14 @@ interface Failure extends PhotoRefusal {
  * stderr whatever --quiet says, since it is the command's result. A photo upload prints its summary on stdout.
  * Failures are listed with the server's field details whatever --quiet says.
  */
-export function reportOperation(globals: GlobalOptions, outcome: OperationOutcome, scan: PhotoScan): void {
+export function reportOperation(globals: GlobalOptions, outcome: OperationOutcome): void {
   const { entry, queued } = outcome;
-  const uploaded = entry.photos.filter((p) => p.photoId).map((p) => ({ path: p.source, id: p.photoId }));
+  const uploaded = entry.photos
+    .filter((p) => p.photoId && !p.alreadyInSession)
+    .map((p) => ({ path: p.source, id: p.photoId }));
+  const skipped = entry.photos
+    .filter((p) => p.alreadyInSession)
+    .map((p) => ({ path: p.source, reason: `already in the session (photo ${p.photoId})`, photoId: p.photoId }));
   const refusedOrUnsent = queued ? entry.photos.filter((p) => p.refused) : entry.photos.filter((p) => !p.photoId);
   const failed: Failure[] = refusedOrUnsent.map((p) => ({
     path: p.source,
@@ -43,7 +48,7 @@ export function reportOperation(globals: GlobalOptions, outcome: OperationOutcom
     sessionId: sessionId ?? null,
     uploaded,
     failed,
-    skipped: scan.skipped,
+    skipped,
   };
   const car = entry.car.label ?? entry.car.ref;
   const done = entry.event?.result
@@ -66,13 +71,12 @@ export function reportOperation(globals: GlobalOptions, outcome: OperationOutcom
     if (isEvent && entry.event?.result) process.stdout.write(`${entry.event.result.sessionId}\n`);
     if (done && !globals.quiet) process.stderr.write(done);
     if (queuedNotice) (isEvent ? process.stderr : process.stdout).write(queuedNotice);
-    const attempted = uploaded.length + failed.length;
-    if ((entry.photos.length > 0 || scan.skipped.length > 0) && !(isEvent && globals.quiet))
+    if (entry.photos.length > 0 && !(isEvent && globals.quiet))
       out.write(
-        `${uploaded.length}/${attempted} photo(s) uploaded, ${failed.length} failed, ${scan.skipped.length} skipped${waiting ? `, ${waiting} queued` : ''}\n`,
+        `${uploaded.length}/${entry.photos.length} photo(s) uploaded, ${failed.length} failed, ${skipped.length} skipped${waiting ? `, ${waiting} queued` : ''}\n`,
       );
     for (const f of failed) out.write(`  failed ${f.path}: ${f.error}\n`);
-    for (const s of scan.skipped) out.write(`  skipped ${s.path}: ${s.reason}\n`);
+    for (const s of skipped) out.write(`  skipped ${s.path}: ${s.reason}\n`);
   }
-  if (failed.length > 0 || scan.skipped.length > 0) process.exitCode = EXIT.failure;
+  if (failed.length > 0) process.exitCode = EXIT.failure;
 }

@@ -6,12 +6,14 @@ import { networkCause } from '../network-cause.js';
 import type { PhotoFile } from '../photo-files.js';
 import { classifyFailure, failureMessage } from './classify-failure.js';
 import { deliverEntry } from './deliver-entry.js';
+import { photoProgress } from './photo-progress.js';
 import type { QueuedPhoto, QueueEntry } from './queue-entry.js';
 import { QUEUE_ENTRY_VERSION } from './queue-entry.js';
 import { QueueStore, sha256 } from './queue-store.js';
 import { currentTarget, sameTarget } from './queue-target.js';
+import { refuseRepeat } from './refuse-repeat.js';
 
-export type OperationDraft = Pick<QueueEntry, 'operation' | 'car' | 'place' | 'event' | 'sessionId'>;
+export type OperationDraft = Pick<QueueEntry, 'operation' | 'car' | 'place' | 'event' | 'sessionId' | 'force'>;
 
 export interface OperationOutcome {
   entry: QueueEntry;
@@ -96,6 +98,7 @@ export async function runOrQueue(
       readPhoto: (p) => bytes.get(p) as Uint8Array,
       checkpoint: () => {},
       onPhotoDone: progress.tick,
+      ...(entry.force ? {} : { checkCar: refuseRepeat }),
     });
     return { entry };
   } catch (error) {
@@ -119,41 +122,4 @@ function waitingAhead(store: QueueStore, entry: QueueEntry): number {
         sameTarget(e.target, entry.target) &&
         (!e.attention || e.car.ref === entry.car.ref || (e.car.id !== undefined && e.car.id === entry.car.ref)),
     ).length;
-}
-
-/** `uploaded 3/4, 1 failed`: a refusal is never counted as an upload. */
-const progressLine = (uploaded: number, failed: number, total: number) =>
-  `uploaded ${uploaded}/${total}${failed ? `, ${failed} failed` : ''}`;
-
-/** A bar with count, failures and bytes on a terminal, plain lines otherwise, nothing with --quiet. */
-async function photoProgress(globals: GlobalOptions, photos: QueuedPhoto[]) {
-  const totalBytes = photos.reduce((sum, p) => sum + p.size, 0);
-  let uploaded = 0;
-  let failed = 0;
-  let sent = 0;
-  const tty = Boolean(process.stderr.isTTY) && !globals.quiet;
-  // Loaded for a terminal only, as `vsf sync` does.
-  const cliProgress = tty && photos.length > 0 ? (await import('cli-progress')).default : undefined;
-  const bar = cliProgress
-    ? new cliProgress.SingleBar(
-        {
-          stream: process.stderr,
-          format: ' photos [{bar}] {value}/{total} | {failed} failed | {sent}/{allBytes} bytes',
-          hideCursor: true,
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : undefined;
-  bar?.start(photos.length, 0, { sent: 0, allBytes: totalBytes, failed: 0 });
-  return {
-    tick: (photo: QueuedPhoto) => {
-      if (photo.refused) failed++;
-      else uploaded++;
-      sent += photo.size;
-      if (bar) bar.increment(1, { sent, allBytes: totalBytes, failed });
-      else if (!globals.quiet)
-        process.stderr.write(`${progressLine(uploaded, failed, photos.length)}: ${photo.source}\n`);
-    },
-    stop: () => bar?.stop(),
-  };
 }
