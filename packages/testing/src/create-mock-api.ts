@@ -1,4 +1,4 @@
-import { apiEndpoints, type EndpointDefinition, type Scope, serverPath } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, serverPath } from '@vsf/contract';
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import { RESOURCES } from './contract-resources.js';
 import { handleRequest, type MockAnswer } from './handle-request.js';
@@ -113,7 +113,11 @@ export function createMockApi(options: MockApiOptions): MockApi {
   const root = baseUrl.replace(/\/api\/v1$/, '');
   if (root === baseUrl) throw new TypeError(`createMockApi: baseUrl must end with /api/v1 (got ${baseUrl})`);
 
-  const respond = async (endpoint: EndpointDefinition | undefined, request: Request, params: Record<string, string>) => {
+  const respond = async (
+    endpoint: EndpointDefinition | undefined,
+    request: Request,
+    params: Record<string, string>,
+  ) => {
     const url = new URL(request.url);
     const text = await request.clone().text();
     let body: unknown = text === '' ? undefined : text;
@@ -139,7 +143,10 @@ export function createMockApi(options: MockApiOptions): MockApi {
       answer = {
         status: failure.status,
         body: { error: `Failure injected by failNext (${failure.status})`, code, details: null },
-        headers: failure.status === 429 || failure.retryAfter !== undefined ? { 'Retry-After': String(failure.retryAfter ?? 1) } : {},
+        headers:
+          failure.status === 429 || failure.retryAfter !== undefined
+            ? { 'Retry-After': String(failure.retryAfter ?? 1) }
+            : {},
       };
     } else if (!endpoint) {
       answer = errorAnswer(
@@ -181,8 +188,12 @@ export function createMockApi(options: MockApiOptions): MockApi {
         const checked = schema?.safeParse(wrapped);
         if (checked && !checked.success) {
           store.remove(ctxTeam, namespace, record.id);
-          const problems = toValidationDetails(checked.error).map((d) => `${d.path.replace(/^data\.(0\.)?/, '')}: ${d.message}`);
-          throw new TypeError(`seed('${namespace}'): record ${index} is not a ${resource.label}: ${problems.join('; ')}`);
+          const problems = toValidationDetails(checked.error).map(
+            (d) => `${d.path.replace(/^data\.(0\.)?/, '')}: ${d.message}`,
+          );
+          throw new TypeError(
+            `seed('${namespace}'): record ${index} is not a ${resource.label}: ${problems.join('; ')}`,
+          );
         }
         return structuredClone(record);
       });
@@ -192,7 +203,8 @@ export function createMockApi(options: MockApiOptions): MockApi {
       return [...team(teamName).table(namespace).values()].map((r) => structuredClone(r));
     },
     failNext(count, failure) {
-      if (!Number.isInteger(count) || count < 1) throw new RangeError(`failNext(count): a whole number >= 1 (got ${count})`);
+      if (!Number.isInteger(count) || count < 1)
+        throw new RangeError(`failNext(count): a whole number >= 1 (got ${count})`);
       for (let i = 0; i < count; i++) failures.push(failure);
     },
     requests: () => [...received],
@@ -208,5 +220,3 @@ export function createMockApi(options: MockApiOptions): MockApi {
 
 /** Resources a test may seed, by namespace (`cars`, `parking.spots`, `cars.events`). */
 export const MOCK_RESOURCES: readonly string[] = [...RESOURCES.keys()];
-
-

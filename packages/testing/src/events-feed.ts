@@ -1,6 +1,6 @@
 import type { EventsPage } from '@vsf/contract';
-import { firstMissingScope } from './scopes.js';
 import { MockHttpError } from './mock-errors.js';
+import { firstMissingScope } from './scopes.js';
 import type { OperationContext } from './standard-operations.js';
 
 const resync = 'resync the records, then follow from the nextCursor of GET /events?limit=0';

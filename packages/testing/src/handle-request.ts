@@ -8,13 +8,21 @@ import {
 import { type MockResource, resourceOf, type StandardOperation } from './contract-resources.js';
 import { listEvents } from './events-feed.js';
 import { fingerprint, IDEMPOTENCY_TTL_MS, validateIdempotencyKey } from './idempotency.js';
-import { conflict, forbidden, MockHttpError, notFound, notImplemented, toValidationDetails, validationFailed } from './mock-errors.js';
+import {
+  conflict,
+  forbidden,
+  MockHttpError,
+  notFound,
+  notImplemented,
+  toValidationDetails,
+  validationFailed,
+} from './mock-errors.js';
 import type { KeyRing, MockKey } from './mock-keys.js';
 import type { MockStore, TeamData } from './mock-store.js';
 import { firstMissingScope } from './scopes.js';
 import { SPECIAL_OPERATIONS } from './special-operations.js';
-import * as standard from './standard-operations.js';
 import type { OperationContext } from './standard-operations.js';
+import * as standard from './standard-operations.js';
 import { UNIMPLEMENTED_OPERATIONS } from './unimplemented.js';
 
 export interface MockAnswer {
@@ -163,7 +171,11 @@ export async function handleRequest(
         { reason: 'idempotency_key_reused' },
       );
     }
-    return { status: stored.status, body: structuredClone(stored.body), headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
+    return {
+      status: stored.status,
+      body: structuredClone(stored.body),
+      headers: { ...stored.headers, 'Idempotent-Replayed': 'true' },
+    };
   }
   const answer = await run();
   team.idempotency.set(slot, { fingerprint: print, expiresAt: now + IDEMPOTENCY_TTL_MS, ...structuredClone(answer) });

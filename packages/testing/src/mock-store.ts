@@ -1,6 +1,6 @@
 import type { V1Event } from '@vsf/contract';
-import type { Clock } from './mock-clock.js';
 import { type MockResource, RESOURCES } from './contract-resources.js';
+import type { Clock } from './mock-clock.js';
 
 export type MockRecord = Record<string, unknown> & { id: string };
 

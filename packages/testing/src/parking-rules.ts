@@ -16,7 +16,10 @@ export function placementFromCarFields(body: Record<string, unknown>): Placement
   if (spot) {
     if (zone === null) {
       throw validationFailed([
-        { path: 'parkingZoneId', message: 'A car in a spot is in that spot’s zone: send the zone’s id or leave parkingZoneId out' },
+        {
+          path: 'parkingZoneId',
+          message: 'A car in a spot is in that spot’s zone: send the zone’s id or leave parkingZoneId out',
+        },
       ]);
     }
     return { kind: 'spot', parkingSpotId: spot, parkingZoneId: zone };
@@ -38,7 +41,14 @@ export function placeCar(
   ctx: OperationContext,
   carId: string,
   target: Placement,
-  options: { at: Date; atLabel: string; sameIsNoop: boolean; carEventId?: string | null },
+  options: {
+    at: Date;
+    atLabel: string;
+    sameIsNoop: boolean;
+    carEventId?: string | null;
+    /** Runs once the move is checked and before it is written (a car event is stored first, as on the server). */
+    checked?: (place: { spotId: string | null; zoneId: string | null }) => void;
+  },
 ): { spotId: string | null; zoneId: string | null } | undefined {
   const { store, team } = ctx;
   const open = openStayOf(ctx, carId);
@@ -71,6 +81,7 @@ export function placeCar(
     zoneId = target.parkingZoneId.toLowerCase();
   }
   checkHistory(ctx, carId, open, spot, target !== null, options);
+  options.checked?.({ spotId: spot?.id ?? null, zoneId });
 
   if (open) {
     store.update(team, 'parking.assignments', open.id, { endedAt: options.at.toISOString() });

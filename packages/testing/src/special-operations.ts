@@ -1,4 +1,10 @@
-import { contentTypeMatches, detectImageType, OCCURRED_AT_MAX_FUTURE_MS, PHOTO_MAX_BYTES, PICK_UP_ACTIVITY } from '@vsf/contract';
+import {
+  contentTypeMatches,
+  detectImageType,
+  OCCURRED_AT_MAX_FUTURE_MS,
+  PHOTO_MAX_BYTES,
+  PICK_UP_ACTIVITY,
+} from '@vsf/contract';
 import { conflict, MockHttpError, notImplemented, validationFailed } from './mock-errors.js';
 import type { MockRecord } from './mock-store.js';
 import { type Placement, placeCar, placementFromCarFields } from './parking-rules.js';
@@ -27,7 +33,8 @@ export const DEFAULT_EVENT_TYPES = [
   { value: 'facility_walkthrough', name: 'Facility walkthrough', scope: 'facility', requiresParkingSpot: false },
 ] as const;
 
-const same = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+const same = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
 
 /** Deletes a record's children with it (a campaign's audiences and steps, a social event's RSVPs). */
 function cascade(ctx: OperationContext, field: string, namespaces: readonly string[]) {
@@ -64,11 +71,22 @@ function carWrite(ctx: OperationContext, created: boolean) {
 function createCarEvent(ctx: OperationContext) {
   checkParents(ctx);
   const carId = (ctx.params.carId as string).toLowerCase();
-  const body = ctx.body as { activityType: string; parkingSpotId?: string; parkingZoneId?: string; notes?: string; occurredAt?: string };
-  const type = [...ctx.team.table('eventTypes').values()].find((t) => t.value === body.activityType && t.scope === 'vehicle');
+  const body = ctx.body as {
+    activityType: string;
+    parkingSpotId?: string;
+    parkingZoneId?: string;
+    notes?: string;
+    occurredAt?: string;
+  };
+  const type = [...ctx.team.table('eventTypes').values()].find(
+    (t) => t.value === body.activityType && t.scope === 'vehicle',
+  );
   if (!type) {
     throw validationFailed([
-      { path: 'activityType', message: `No vehicle event type "${body.activityType}"; see GET /event-types?scope=vehicle` },
+      {
+        path: 'activityType',
+        message: `No vehicle event type "${body.activityType}"; see GET /event-types?scope=vehicle`,
+      },
     ]);
   }
   if (body.parkingSpotId && body.parkingZoneId) {
@@ -96,23 +114,27 @@ function createCarEvent(ctx: OperationContext) {
       },
     ]);
   }
-  const eventId = crypto.randomUUID();
-  const placed =
-    target === undefined
-      ? undefined
-      : placeCar(ctx, carId, target, { at: occurredAt, atLabel: 'occurredAt', sameIsNoop: false, carEventId: eventId });
-  const event = ctx.store.insert(ctx.team, 'cars.events', {
-    id: eventId,
-    carId,
-    activityType: body.activityType,
-    eventTypeId: type.id,
-    parkingSpotId: placed?.spotId ?? null,
-    parkingZoneId: placed?.zoneId ?? null,
-    notes: body.notes ?? null,
-    occurredAt: occurredAt.toISOString(),
-    sessionId: crypto.randomUUID(),
-  });
-  return { data: event };
+  const carEventId = crypto.randomUUID();
+  const store = (place: { spotId: string | null; zoneId: string | null } | undefined) =>
+    ctx.store.insert(ctx.team, 'cars.events', {
+      id: carEventId,
+      carId,
+      activityType: body.activityType,
+      eventTypeId: type.id,
+      parkingSpotId: place?.spotId ?? null,
+      parkingZoneId: place?.zoneId ?? null,
+      notes: body.notes ?? null,
+      occurredAt: occurredAt.toISOString(),
+      sessionId: crypto.randomUUID(),
+    });
+  let event: MockRecord | undefined;
+  if (target !== undefined) {
+    const checked = (place: { spotId: string | null; zoneId: string | null }) => {
+      event = store(place);
+    };
+    placeCar(ctx, carId, target, { at: occurredAt, atLabel: 'occurredAt', sameIsNoop: false, carEventId, checked });
+  }
+  return { data: event ?? store(undefined) };
 }
 
 /** A photo joins a session of one of this car's events (an appointment's sessions are not modelled). */
@@ -121,7 +143,9 @@ function createCarPhoto(ctx: OperationContext) {
   const carId = (ctx.params.carId as string).toLowerCase();
   const body = ctx.body as { sessionId: string; filename: string; contentType: string; base64?: string };
   if (body.base64 === undefined) throw notImplemented(ctx.endpoint.operationId, 'with a sourceUrl');
-  const session = [...ctx.team.table('cars.events').values()].some((e) => e.carId === carId && same(e.sessionId, body.sessionId));
+  const session = [...ctx.team.table('cars.events').values()].some(
+    (e) => e.carId === carId && same(e.sessionId, body.sessionId),
+  );
   if (!session) {
     throw validationFailed([
       {
@@ -133,9 +157,14 @@ function createCarPhoto(ctx: OperationContext) {
   }
   const bytes = decodeBase64(body.base64);
   const detected = detectImageType(bytes);
-  if (!detected) throw validationFailed([{ path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' }]);
+  if (!detected)
+    throw validationFailed([
+      { path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' },
+    ]);
   if (!contentTypeMatches(body.contentType, detected)) {
-    throw validationFailed([{ path: 'contentType', message: `Declared ${body.contentType} but the bytes are ${detected}` }]);
+    throw validationFailed([
+      { path: 'contentType', message: `Declared ${body.contentType} but the bytes are ${detected}` },
+    ]);
   }
   const id = crypto.randomUUID();
   return {
@@ -152,11 +181,19 @@ function createCarPhoto(ctx: OperationContext) {
 }
 
 function decodeBase64(text: string): Uint8Array {
-  const clean = text.replace(/^data:[^,]*,/, '').replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
+  const clean = text
+    .replace(/^data:[^,]*,/, '')
+    .replace(/\s+/g, '')
+    .replace(/-/g, '+')
+    .replace(/_/g, '/');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean)) throw validationFailed([{ path: 'base64', message: 'Not valid base64' }]);
   const size = Math.floor((clean.replace(/=+$/, '').length * 3) / 4);
   if (size > PHOTO_MAX_BYTES) {
-    throw new MockHttpError(413, 'payload_too_large', `The image is ${size} bytes; the limit is ${PHOTO_MAX_BYTES} (3 MiB)`);
+    throw new MockHttpError(
+      413,
+      'payload_too_large',
+      `The image is ${size} bytes; the limit is ${PHOTO_MAX_BYTES} (3 MiB)`,
+    );
   }
   return Uint8Array.from(atob(clean.padEnd(Math.ceil(clean.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
 }
@@ -242,7 +279,8 @@ export const SPECIAL_OPERATIONS: Readonly<Record<string, Operation>> = {
   updateCustomer: (ctx) => update(ctx, customerWrite(ctx)),
   deleteCustomer: (ctx) => {
     const customer = findOwn(ctx);
-    if (!customer.deletedAt) ctx.store.update(ctx.team, 'customers', customer.id, { deletedAt: ctx.store.clock.now().toISOString() });
+    if (!customer.deletedAt)
+      ctx.store.update(ctx.team, 'customers', customer.id, { deletedAt: ctx.store.clock.now().toISOString() });
     return { data: { id: customer.id, deleted: true } };
   },
   createCar: (ctx) => carWrite(ctx, true),
@@ -254,9 +292,14 @@ export const SPECIAL_OPERATIONS: Readonly<Record<string, Operation>> = {
   createCarPhoto,
   createEventType,
   listParkingSpots: (ctx) =>
-    list(ctx, { occupied: (record, value) => value === undefined || (value ? record.carId !== null : record.carId === null) }),
+    list(ctx, {
+      occupied: (record, value) => value === undefined || (value ? record.carId !== null : record.carId === null),
+    }),
   listParkingAssignments: (ctx) =>
-    list(ctx, { active: (record, value) => value === undefined || (isTrue(value) ? record.endedAt === null : record.endedAt !== null) }),
+    list(ctx, {
+      active: (record, value) =>
+        value === undefined || (isTrue(value) ? record.endedAt === null : record.endedAt !== null),
+    }),
   createParkingSpot: (ctx) => spotWrite(ctx, true),
   updateParkingSpot: (ctx) => spotWrite(ctx, false),
   deleteParkingSpot: (ctx) => {

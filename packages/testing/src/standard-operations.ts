@@ -33,6 +33,7 @@ const DEFAULTS: Readonly<Record<string, Record<string, unknown>>> = {
   'marketing.socialAccounts': { isActive: true },
   'marketing.templates': { isActive: true, variables: [] },
   'marketing.campaigns': { status: 'draft' },
+  'marketing.socialEvents': { status: 'scheduled' },
   'marketing.socialEvents.rsvpOptions': { description: null, attending: true, sortOrder: 0 },
 };
 
@@ -75,7 +76,8 @@ export function checkReferences(ctx: OperationContext, fields = ctx.endpoint.ref
     const id = ctx.body[field];
     const target = referencedResource(field);
     if (typeof id !== 'string' || !target) continue;
-    if (!ctx.store.find(ctx.team, target.namespace, id)) problems.push({ path: field, message: `${target.label} not found` });
+    if (!ctx.store.find(ctx.team, target.namespace, id))
+      problems.push({ path: field, message: `${target.label} not found` });
   }
   if (problems.length > 0) throw validationFailed(problems);
 }
@@ -113,7 +115,8 @@ export function list(ctx: OperationContext, filters: Readonly<Record<string, Lis
   for (const [key, filter] of Object.entries(filters)) {
     if (!(key in ctx.query)) records = records.filter((record) => filter(record, undefined, ctx.query));
   }
-  if (updatedAfter) records = records.filter((r) => typeof r.updatedAt === 'string' && new Date(r.updatedAt) >= updatedAfter);
+  if (updatedAfter)
+    records = records.filter((r) => typeof r.updatedAt === 'string' && new Date(r.updatedAt) >= updatedAfter);
   if (ids) {
     const wanted = new Set(ids.map((id) => id.toLowerCase()));
     records = records.filter((r) => wanted.has(r.id));

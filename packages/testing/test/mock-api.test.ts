@@ -67,7 +67,9 @@ describe('createMockApi', () => {
     expect((await client('test').cars.list()).total).toBe(0);
     expect(api.requests().map((r) => r.status)).toEqual([503, 200]);
     api.failNext(3, { status: 429, retryAfter: 0 });
-    const refused = await client('test').cars.list().catch((e: unknown) => e);
+    const refused = await client('test')
+      .cars.list()
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateLimitError);
     expect((refused as RateLimitError).headers?.get('retry-after')).toBe('0');
   });
