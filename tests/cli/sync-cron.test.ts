@@ -96,6 +96,7 @@ describe('vsf sync through a blip', () => {
           '1',
           '--max-retry-delay',
           '0.01',
+          '--json',
         ],
         `${proxy.origin}/api/v1`,
       );
@@ -103,7 +104,9 @@ describe('vsf sync through a blip', () => {
       expect(res.stderr).toMatch(
         /^vsf: (cars|customers) page 1 failed 2 times in a row \(last: HTTP 502\) at http:\/\/127\.0\.0\.1:\d+\/api\/v1; stopped the run — the next run resumes where this one stopped\n$/,
       );
-      expect(res.stdout).toMatch(/locations\tskipped\t/);
+      const summary = JSON.parse(res.stdout);
+      expect(summary.error).toMatchObject({ code: 'failed', exitCode: 1 });
+      expect(summary.resources.find((r: { resource: string }) => r.resource === 'locations').status).toBe('skipped');
       // Two resources started at once, at most two tries each; the third was never asked for.
       expect(proxy.stats.requests).toBeLessThanOrEqual(4);
     } finally {

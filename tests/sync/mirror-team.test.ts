@@ -125,7 +125,7 @@ describe('vsf sync with another team’s key', () => {
     ['through its feed', 1, 3, ''],
     ['after a 410, resyncing in full', 4, 0, 'vsf: '],
   ])(
-    'exits 1 with the refusal on stderr %s, and writes nothing',
+    'exits 4 (a key problem) with the refusal on stderr %s, and writes nothing',
     async (_how, firstLocations, secondLocations, resyncLine) => {
       const first = await newTeam();
       await seed(first.client, { cars: 1, customers: 1, locations: firstLocations });
@@ -143,13 +143,17 @@ describe('vsf sync with another team’s key', () => {
         await seed(second.client, { cars: 1, customers: 1, locations: secondLocations });
         const refused = await vsf(second.key);
         const message = new SyncTeamMismatchError(first.id, second.id).message;
-        expect(refused.code).toBe(1);
+        expect(refused.code).toBe(4);
         const [refusal, ...rest] = refused.stderr.split('\n');
         expect(refusal).toBe(`vsf: ${message}`);
         // A resync that stopped does not claim to have synced in full.
         expect(rest.join('\n')).toBe(resyncLine ? `${rest[0]}\n` : '');
         if (resyncLine) expect(rest[0]).toMatch(/^vsf: .*; a full sync was tried instead and stopped$/);
-        expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, stopReason: 'team-mismatch', error: message });
+        expect(JSON.parse(refused.stdout)).toMatchObject({
+          ok: false,
+          stopReason: 'team-mismatch',
+          error: { code: 'auth', exitCode: 4, message },
+        });
         expect(await snapshot(reader)).toEqual(before);
       } finally {
         await reader.close();

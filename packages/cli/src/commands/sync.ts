@@ -174,9 +174,7 @@ function report(result: SyncResult, o: SyncFlags, globals: GlobalOptions): void 
   if (forbidden) process.stderr.write(`vsf: ${forbidden}\n`);
   if (result.feed?.resynced) {
     // A resync that stopped (another team's key, the server gone) did not sync in full: the line above says why.
-    const instead = result.ok
-      ? 'synced in full instead'
-      : 'a full sync was tried instead and stopped; `vsf sync --full --prune` repeats it';
+    const instead = result.ok ? 'synced in full instead' : 'a full sync was tried instead and stopped';
     process.stderr.write(`vsf: ${result.feed.resynced}; ${instead}\n`);
   }
   process.exitCode = exitCode;
