@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import type { GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
 import { reportOperation } from '../lib/offline-queue/report-operation.js';
-import { type OperationDraft, plannedEvent, runOrQueue } from '../lib/offline-queue/run-operation.js';
+import {
+  type OperationDraft,
+  type OperationOutcome,
+  plannedEvent,
+  runOrQueue,
+} from '../lib/offline-queue/run-operation.js';
 import { photosToSend } from '../lib/photo-files.js';
 import { registerPhotoListCommand } from './photos-list.js';
 
@@ -11,7 +16,8 @@ import { registerPhotoListCommand } from './photos-list.js';
 async function runAndReport(globals: GlobalOptions, draft: OperationDraft, inputs: string[]): Promise<void> {
   // Every file is checked before anything is sent: a typo in a file name logs no drop-off.
   const photos = await photosToSend(inputs);
-  reportOperation(globals, await runOrQueue(globals, draft, photos));
+  const report = (outcome: OperationOutcome) => reportOperation(globals, outcome);
+  report(await runOrQueue(globals, draft, photos, report));
 }
 // --- end of the offline queue seam ---
 

@@ -56,10 +56,10 @@ export function reportOperation(globals: GlobalOptions, outcome: OperationOutcom
     : '';
   const queuedNotice = queued
     ? `Queued ${queued.id}: ${
-        entry.event?.result
-          ? `${waiting} photo(s)`
-          : `the ${entry.operation} of ${car}${waiting ? ` and ${waiting} photo(s)` : ''}`
-      }, because ${queued.reason}.\nIt is delivered by the next vsf command that reaches the server, or now with: vsf queue flush\n`
+        entry.event && !entry.event.result
+          ? `the ${entry.operation} of ${car}${waiting ? ` and ${waiting} photo(s)` : ''}`
+          : `${waiting} photo(s) into session ${sessionId}`
+      }, because ${queued.reason}.\nIt is delivered by the next vsf command that reaches the server, or now with: vsf queue flush (to give it up: vsf queue drop ${queued.id})\n`
     : '';
   if (globals.json) {
     // The session id is in the JSON; the sentences are for the person watching.

@@ -9,6 +9,7 @@ import { deliverEntry } from './deliver-entry.js';
 import { photoProgress } from './photo-progress.js';
 import type { QueuedPhoto, QueueEntry } from './queue-entry.js';
 import { QUEUE_ENTRY_VERSION } from './queue-entry.js';
+import { queueOnInterrupt } from './queue-on-interrupt.js';
 import { QueueStore, sha256 } from './queue-store.js';
 import { currentTarget, sameTarget } from './queue-target.js';
 import { refuseRepeat } from './refuse-repeat.js';
@@ -44,6 +45,7 @@ export async function runOrQueue(
   globals: GlobalOptions,
   draft: OperationDraft,
   files: PhotoFile[],
+  onInterrupted?: (outcome: OperationOutcome) => void,
 ): Promise<OperationOutcome> {
   // One retry, not two: the queue retries for us, and a dead link should queue the work in seconds.
   const client = createClient(globals, { maxRetries: 1 });
@@ -93,6 +95,13 @@ export async function runOrQueue(
 
   const progress = await photoProgress(globals, entry.photos);
   entry.attempts = 1;
+  // Ctrl-C never loses work: what the server has not confirmed yet is queued, with its idempotency keys, so
+  // a request that reached the server anyway is not stored twice when the queue delivers it.
+  const stopWatching = queueOnInterrupt(() => {
+    progress.stop();
+    entry.lastError = 'stopped with Ctrl-C';
+    onInterrupted?.(queue('you stopped it with Ctrl-C before the server confirmed it'));
+  });
   try {
     await deliverEntry(client, entry, {
       readPhoto: (p) => bytes.get(p) as Uint8Array,
@@ -109,6 +118,7 @@ export async function runOrQueue(
     if (!entry.event?.result && !entry.photos.some((p) => p.photoId)) throw error;
     return { entry, failure: entry.lastError };
   } finally {
+    stopWatching();
     progress.stop();
   }
 }
