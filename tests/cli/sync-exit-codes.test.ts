@@ -14,6 +14,7 @@ import { runVsf, spawnVsf } from './support/run-vsf.js';
 // least-privilege key that mirrors what it may, `vsf sync status`, and `vsf sync verify` with the wrong
 // team's key.
 const home = mkdtempSync(join(tmpdir(), 'vsf-exit-codes-'));
+const schema = `vsf_status_${Math.random().toString(36).slice(2, 8)}`;
 let server: TestServer;
 let teamId: string;
 let key: string;
@@ -249,6 +250,36 @@ describe('a mirror held by a running sync', () => {
     expect(after.code).toBe(0);
     expect(after.stdout).toContain('No run in progress.');
     expect(after.stdout).toMatch(/^customers\tnever\t\t\t\t\tnever synced$/m);
+  });
+
+  it.each([
+    ['JSONL', () => `jsonl:${join(home, 'status-jsonl')}`],
+    [
+      'PostgreSQL',
+      () => process.env.TEST_DATABASE_URL && `${process.env.TEST_DATABASE_URL}?options=-c%20search_path%3D${schema}`,
+    ],
+  ])('vsf sync status reads a %s mirror as it reads SQLite', async (kind, target) => {
+    const to = target();
+    if (!to) {
+      console.log(`vsf sync status: ${kind} skipped without TEST_DATABASE_URL`);
+      return;
+    }
+    if (kind === 'PostgreSQL') await server.db.raw(`create schema if not exists ${schema}`);
+    try {
+      expect((await vsf(['sync', '--to', to, '--resources', 'cars,customers'])).code).toBe(0);
+      const res = await vsf(['sync', 'status', '--to', to, '--json']);
+      expect(res.code, res.stderr).toBe(0);
+      const status = JSON.parse(res.stdout);
+      expect(status).toMatchObject({ running: false, lock: null });
+      const byName = (name: string) => status.resources.find((r: { resource: string }) => r.resource === name);
+      expect(byName('cars')).toMatchObject({ mirrored: true, via: 'feed', interrupted: null });
+      expect(byName('cars').rows).toBe((await client.cars.list({ limit: 1 })).total);
+      expect(byName('customers')).toMatchObject({ mirrored: true, rows: 1 });
+      expect(byName('cars').lastSync).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      expect(byName('locations')).toMatchObject({ mirrored: false, via: 'never', rows: 0 });
+    } finally {
+      if (kind === 'PostgreSQL') await server.db.raw(`drop schema if exists ${schema} cascade`);
+    }
   });
 
   it('vsf sync status of a mirror that does not exist says how to make it (exit 1, no file created)', async () => {
