@@ -10,6 +10,8 @@ export interface SlowProxy {
   set(mode: LinkMode): void;
   /** Photo uploads the server answered through the proxy, in the order their answers came. */
   readonly photosAnswered: string[];
+  /** The most photo uploads that were on their way through the proxy at one time. */
+  readonly mostPhotosAtOnce: number;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,9 @@ export async function startSlowProxy(targetBaseUrl: string): Promise<SlowProxy> 
   const sockets = new Set<Socket>();
   const photosAnswered: string[] = [];
   let mode: LinkMode = { kind: 'pass' };
+  let photosAtOnce = 0;
+  let mostPhotosAtOnce = 0;
+  const isPhoto = (req: IncomingMessage) => req.method === 'POST' && /\/photos(\?|$)/.test(req.url ?? '');
 
   const forward = async (req: IncomingMessage, res: ServerResponse, link: LinkMode) => {
     const upstream = request(
@@ -36,13 +41,16 @@ export async function startSlowProxy(targetBaseUrl: string): Promise<SlowProxy> 
         headers: { ...req.headers, host: target.host },
       },
       (up) => {
-        if (req.method === 'POST' && /\/photos(\?|$)/.test(req.url ?? ''))
+        if (isPhoto(req)) {
           photosAnswered.push(new URL(req.url ?? '/', 'http://x').searchParams.get('filename') ?? '?');
+          photosAtOnce--;
+        }
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
       },
     );
     upstream.on('error', () => res.socket?.destroy());
+    if (isPhoto(req)) mostPhotosAtOnce = Math.max(mostPhotosAtOnce, ++photosAtOnce);
     if (link.kind !== 'slow') return void req.pipe(upstream);
     // A tenth of a second's worth at a time: the client sees its bytes leave at the link's pace.
     const slice = Math.max(1, Math.floor(link.bytesPerSecond / 10));
@@ -71,8 +79,12 @@ export async function startSlowProxy(targetBaseUrl: string): Promise<SlowProxy> 
     baseUrl: `http://127.0.0.1:${port}${target.pathname.replace(/\/+$/, '')}`,
     set(next) {
       mode = next;
+      mostPhotosAtOnce = 0;
     },
     photosAnswered,
+    get mostPhotosAtOnce() {
+      return mostPhotosAtOnce;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
