@@ -12,6 +12,8 @@ export const LAYERS = {
   '@vsf/sdk': 1,
   '@vsf/server': 1,
   '@vsf/sync': 2,
+  // The mock for integrators' tests: the contract's endpoints, checked against the SDK in its own tests.
+  '@vsf/testing': 2,
   '@vsf/cli': 3,
 };
 
