@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
+import { humanBytes } from '../lib/human-units.js';
 import { flushQueue } from '../lib/offline-queue/flush-queue.js';
 import type { QueueEntry } from '../lib/offline-queue/queue-entry.js';
 import { tryLockQueue } from '../lib/offline-queue/queue-lock.js';
@@ -85,7 +86,10 @@ export function registerQueueCommands(program: Command): void {
               { header: 'OPERATION', value: (e) => e.operation },
               { header: 'CAR', value: (e) => e.car.label ?? e.car.ref },
               { header: 'AGE', value: (e) => age(e.createdAt) },
-              { header: 'SIZE', value: (e) => e.photos.filter((p) => !p.photoId).reduce((sum, p) => sum + p.size, 0) },
+              {
+                header: 'SIZE',
+                value: (e) => humanBytes(e.photos.filter((p) => !p.photoId).reduce((sum, p) => sum + p.size, 0)),
+              },
               { header: 'ATTEMPTS', value: (e) => e.attempts },
               { header: 'STATUS', value: status },
             ]),
