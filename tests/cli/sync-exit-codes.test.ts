@@ -84,7 +84,9 @@ describe('--json failures: one error document on stdout', () => {
   it('a lookup that finds nothing and a usage error print an error document too', async () => {
     const missing = await vsf(['cars', 'get', '00000000-0000-4000-8000-000000000000', '--json']);
     expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'failed', exitCode: 1 } });
+    expect(JSON.parse(missing.stdout)).toMatchObject({
+      error: { code: 'failed', exitCode: 1, message: 'No car with id 00000000-0000-4000-8000-000000000000' },
+    });
     const usage = await vsf(['sync', '--resources', 'bogus', '--json']);
     expect(usage.code).toBe(2);
     expect(JSON.parse(usage.stdout)).toMatchObject({ error: { code: 'usage', exitCode: 2 } });
