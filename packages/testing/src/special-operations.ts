@@ -143,6 +143,8 @@ function createCarPhoto(ctx: OperationContext) {
   const carId = (ctx.params.carId as string).toLowerCase();
   const body = ctx.body as { sessionId: string; filename: string; contentType: string; base64?: string };
   if (body.base64 === undefined) throw notImplemented(ctx.endpoint.operationId, 'with a sourceUrl');
+  const ofAppointment = [...ctx.team.table('appointments').values()].some((a) => same(a.sessionId, body.sessionId));
+  if (ofAppointment) throw notImplemented(ctx.endpoint.operationId, "with an appointment's sessionId");
   const session = [...ctx.team.table('cars.events').values()].some(
     (e) => e.carId === carId && same(e.sessionId, body.sessionId),
   );
@@ -267,6 +269,16 @@ function createEventType(ctx: OperationContext) {
   return create({ ...ctx, body: fields }, { config: config ?? { requiresParkingSpot: false }, isDefault: false });
 }
 
+const inFolder =
+  (field: string) =>
+  (record: MockRecord, value: unknown): boolean =>
+    value === undefined || (value === 'root' ? record[field] === null : same(record[field], value));
+
+/** Folders in folders (the parent's checks, no cycles) are not modelled. */
+const folderParent = (ctx: OperationContext) => {
+  throw notImplemented(ctx.endpoint.operationId, 'with a parentId');
+};
+
 /** Operations with rules of their own; every other implemented one is the standard operation of its kind. */
 export const SPECIAL_OPERATIONS: Readonly<Record<string, Operation>> = {
   listCustomers: (ctx) =>
@@ -315,6 +327,11 @@ export const SPECIAL_OPERATIONS: Readonly<Record<string, Operation>> = {
     draftOnly(ctx, 'delete');
     return remove(ctx);
   },
+  // `root` means outside any folder.
+  listAssetFolders: (ctx) => list(ctx, { parentId: inFolder('parentId') }),
+  listMarketingAssets: (ctx) => list(ctx, { folderId: inFolder('folderId') }),
+  createAssetFolder: (ctx) => (ctx.body.parentId ? folderParent(ctx) : create(ctx)),
+  updateAssetFolder: (ctx) => (ctx.body.parentId ? folderParent(ctx) : update(ctx)),
   deleteCampaign: (ctx) => cascade(ctx, 'campaignId', ['marketing.campaigns.audiences', 'marketing.campaigns.content']),
   deleteSocialEvent: (ctx) =>
     cascade(ctx, 'eventId', [

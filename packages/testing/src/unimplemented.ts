@@ -37,7 +37,9 @@ export const UNIMPLEMENTED_OPERATIONS: Readonly<Record<string, string>> = {
 
 /** Uses of implemented operations that still answer 501 (see `notImplemented` calls in the rules). */
 export const PARTLY_IMPLEMENTED: Readonly<Record<string, string>> = {
-  createCarPhoto: 'from a `sourceUrl` (send `base64`); sessions of appointments',
+  createCarPhoto: 'from a `sourceUrl` (send `base64`); with the `sessionId` of a (seeded) appointment',
+  createAssetFolder: 'with a `parentId` (folders in folders)',
+  updateAssetFolder: 'with a `parentId` (folders in folders)',
   createCommunicationMessage: 'with `send: true`; `mediaUrls` naming team media',
-  '*': 'a list filter that is not a field of the record (`from`/`to` of social events, `parentId` of asset folders)',
+  '*': 'a list filter that is not a field of the record (`from`/`to` of social events and posts)',
 };
