@@ -124,6 +124,7 @@ describe('a least-privilege key', () => {
     expect(res.stdout).toMatch(/^customers\tforbidden\t/m);
     const json = await vsf(['sync', '--to', 'cars-only.db', '--json', '--quiet'], { key: carsOnly });
     expect(json.code).toBe(0);
+    expect(json.stderr).toBe('');
     const summary = JSON.parse(json.stdout);
     expect(summary.ok).toBe(true);
     expect(summary.error).toBeUndefined();

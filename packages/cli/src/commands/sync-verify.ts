@@ -107,7 +107,8 @@ export function registerSyncVerifyCommand(sync: Command): void {
         }
         if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
         const forbidden = forbiddenWarning(result);
-        if (forbidden) process.stderr.write(`vsf: ${forbidden}\n`);
+        // A note, not an error: --quiet (cron) drops it, the summary still lists the resources as forbidden.
+        if (forbidden && !globals.quiet) process.stderr.write(`vsf: ${forbidden}\n`);
         process.exitCode = exitCode;
       } finally {
         await sink.close();

@@ -171,7 +171,8 @@ function report(result: SyncResult, o: SyncFlags, globals: GlobalOptions): void 
   // The reason a run stopped early goes to stderr even with --json: cron mails stderr.
   if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
   const forbidden = forbiddenWarning(result);
-  if (forbidden) process.stderr.write(`vsf: ${forbidden}\n`);
+  // A note, not an error: --quiet (cron) drops it, the summary still lists the resources as forbidden.
+  if (forbidden && !globals.quiet) process.stderr.write(`vsf: ${forbidden}\n`);
   if (result.feed?.resynced) {
     // A resync that stopped (another team's key, the server gone) did not sync in full: the line above says why.
     const instead = result.ok ? 'synced in full instead' : 'a full sync was tried instead and stopped';
