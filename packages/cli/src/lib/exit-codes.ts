@@ -9,13 +9,13 @@ export const EXIT_CODES = {
     code: 1,
     error: 'failed',
     meaning:
-      'failure: the server refused, a record was not found, a photo was skipped or failed, a sync resource failed or the run was stopped, `sync verify` found drift',
+      'failure: the server refused, a record was not found, the server refused a photo, a sync resource failed or the run was stopped, `sync verify` found drift',
   },
   usage: {
     code: 2,
     error: 'usage',
     meaning:
-      'usage error: unknown command or flag, a `--set` value that does not fit its field, an ambiguous car, an unknown `--resources` name, a `--to` that is no mirror',
+      'usage error: unknown command or flag, a `--set` value that does not fit its field, an ambiguous car, an unknown `--resources` name, a `--to` that is no mirror, a photo file that cannot be sent, a drop-off or pick-up that repeats the car’s state without `--force`',
   },
   network: {
     code: 3,
