@@ -21,6 +21,8 @@ const DATABASE_TEST_SUITES = [
   'tests/cli/offline-queue.test.ts',
   'tests/cli/sync-follow.test.ts',
   'tests/browser/admin-page.test.ts',
+  // The mock's conformance: the reference server's answers on PostgreSQL are the ones the mock must give.
+  'tests/conformance/',
 ];
 const stress = process.argv.includes('--stress');
 const andStress = process.argv.includes('--and-stress');
