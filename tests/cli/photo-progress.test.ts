@@ -77,7 +77,7 @@ describe('photo progress', () => {
     expect(out).toMatch(/photos \[.*\] 2\/2 \| 0 failed \| 20\.0 KiB of 20\.0 KiB/);
   });
 
-  it('a flush over a slow link sends one photo at a time, and each arrives once', async () => {
+  it('a flush over a slow link sends one photo at a time, a line for each, and each arrives once', async () => {
     const g = await world.garageCar();
     const dir = photoSet('prog-flush', 6, 16_384);
     // Queued at once: the link passes nothing and the CLI is told to wait half a second.
@@ -90,6 +90,10 @@ describe('photo progress', () => {
     const flush = await world.vsf(['queue', 'flush', '--json'], slow.baseUrl, dataHome);
     expect(flush.code, flush.stdout + flush.stderr).toBe(0);
     expect(slow.mostPhotosAtOnce).toBe(1);
+    // Not silent: a line per photo as it arrives.
+    const lines = flush.stderr.split('\n').filter((l) => l.startsWith('uploaded '));
+    expect(lines.map((l) => /^uploaded (\d)\/6 /.exec(l)?.[1])).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(lines[5]).toMatch(/\(96\.0 KiB of 96\.0 KiB\): .*p\d\.png$/);
     const photos = await world.api<{ filename: string }[]>('GET', `/cars/${g.car.id}/photos?limit=100`);
     expect(photos.map((p) => p.filename).sort()).toEqual(['p0.png', 'p1.png', 'p2.png', 'p3.png', 'p4.png', 'p5.png']);
   });

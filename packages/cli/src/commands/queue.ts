@@ -4,6 +4,7 @@ import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
 import { humanBytes } from '../lib/human-units.js';
 import { flushQueue } from '../lib/offline-queue/flush-queue.js';
+import { photoProgress } from '../lib/offline-queue/photo-progress.js';
 import type { QueueEntry } from '../lib/offline-queue/queue-entry.js';
 import { tryLockQueue } from '../lib/offline-queue/queue-lock.js';
 import { QueueStore } from '../lib/offline-queue/queue-store.js';
@@ -109,7 +110,13 @@ export function registerQueueCommands(program: Command): void {
       const client = createClient(g);
       const target = currentTarget(g);
       if (!target) throw new CliError('No API key', EXIT.auth);
-      const report = await flushQueue(store, client, target);
+      // Each entry's photos as they go (a long flush on a slow link is not silent); not with --quiet.
+      const report = await flushQueue(store, client, target, (entry) =>
+        photoProgress(
+          g,
+          entry.photos.filter((p) => !p.photoId && !p.refused),
+        ),
+      );
       const remaining = report.attention.length + report.waiting.length + report.broken.length;
       if (g.json) {
         printJson({

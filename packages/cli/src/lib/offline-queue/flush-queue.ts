@@ -25,7 +25,17 @@ const carKeys = (entry: QueueEntry) => [entry.car.ref, entry.car.id].filter((k):
  * entries for other cars go on. An unreachable API or a refused key stops the flush; a 5xx or 429 holds
  * back that car only. Broken entries are reported and skipped, never deleted.
  */
-export async function flushQueue(store: QueueStore, client: VsfClient, target: QueueTarget): Promise<FlushReport> {
+/** Progress for one entry's photos while it is delivered (`vsf queue flush` shows it; the automatic flush does not). */
+export type EntryProgress = (
+  entry: QueueEntry,
+) => Promise<{ tick(photo: QueueEntry['photos'][number]): void; stop(): void }>;
+
+export async function flushQueue(
+  store: QueueStore,
+  client: VsfClient,
+  target: QueueTarget,
+  progress?: EntryProgress,
+): Promise<FlushReport> {
   const report: FlushReport = { delivered: [], attention: [], waiting: [], broken: [] };
   const { entries, broken } = store.read();
   report.broken = broken;
@@ -65,10 +75,12 @@ export async function flushQueue(store: QueueStore, client: VsfClient, target: Q
         continue;
       }
       entry.attempts += 1;
+      const shown = await progress?.(entry);
       try {
         await deliverEntry(client, entry, {
           readPhoto: (photo) => store.readPhoto(entry, photo),
           checkpoint: () => store.save(entry),
+          ...(shown ? { onPhotoDone: shown.tick } : {}),
           // What is queued waited for a bad link: one photo at a time gets each through whole, where four
           // sharing a slow uplink would each take four times as long and time out together.
           photoConcurrency: 1,
@@ -104,6 +116,8 @@ export async function flushQueue(store: QueueStore, client: VsfClient, target: Q
         }
         store.save(entry);
         block(entry);
+      } finally {
+        shown?.stop();
       }
     }
   } finally {
