@@ -99,6 +99,10 @@ export async function runOrQueue(
   // a request that reached the server anyway is not stored twice when the queue delivers it.
   const stopWatching = queueOnInterrupt(() => {
     progress.stop();
+    const unconfirmed =
+      (entry.event !== undefined && !entry.event.result) || entry.photos.some((p) => !p.photoId && !p.refused);
+    // Stopped after the last answer came: everything is on the server, nothing to queue.
+    if (!unconfirmed) return onInterrupted?.({ entry });
     entry.lastError = 'stopped with Ctrl-C';
     onInterrupted?.(queue('you stopped it with Ctrl-C before the server confirmed it'));
   });
