@@ -14,11 +14,12 @@ const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 const DATABASE_PROJECTS = ['server'];
 /**
  * Suites of the tests package whose server side must hold on both engines too: the mirrors, the offline
- * queue's exactly-once delivery, the admin page.
+ * queue's exactly-once delivery (after a cut or a Ctrl-C), the admin page.
  */
 const DATABASE_TEST_SUITES = [
   'tests/sync/',
   'tests/cli/offline-queue.test.ts',
+  'tests/cli/interrupt.test.ts',
   'tests/cli/sync-follow.test.ts',
   'tests/browser/admin-page.test.ts',
   // The mock's conformance: the reference server's answers on PostgreSQL are the ones the mock must give.
