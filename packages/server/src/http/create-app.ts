@@ -25,6 +25,7 @@ import type { EventsOptions } from '../services/events-service.js';
 import { createServices, type Services } from '../services/index.js';
 import type { WebhookOptions } from '../webhooks/webhook-options.js';
 import { adminPage } from './admin-page/admin-page.js';
+import { apiOnlyApp } from './api-only-app.js';
 import { bindEndpoints } from './bind-endpoints.js';
 import { guardUnclaimedBodies } from './body-guard.js';
 import { type BodyTimeouts, DEFAULT_BODY_TIMEOUTS } from './body-timeouts.js';
@@ -153,7 +154,7 @@ export function createApp(deps: AppDeps): VsfApp {
       limiter: deps.rateLimiter,
       publicUrl,
       bodyTimeouts: bindOptions.bodyTimeouts,
-      app: () => app,
+      api: () => apiApp,
       version: SERVER_VERSION,
     }),
   );
@@ -173,6 +174,11 @@ export function createApp(deps: AppDeps): VsfApp {
   const media = express.Router();
   bindEndpoints(media, besideV1, apiHandlers, bindOptions);
   app.use('/api', media);
+
+  const apiApp = apiOnlyApp([
+    ['/api/v1', api],
+    ['/api', media],
+  ]);
 
   const admin = express.Router();
   bindEndpoints(admin, adminEndpoints, adminHandlers, { ...bindOptions, adminToken: deps.adminToken });

@@ -24,7 +24,46 @@ function cacheWithClock(maxEntries = 3, ttlMs = 1_000) {
   return { cache, advance: (ms: number) => (t += ms) };
 }
 
+const token = (grantId: string, teamId = 'team-a') => ({ grantId, teamId, lastUsedAt: null, scopes: ['read:cars'] });
+
 describe('VerifiedKeyCache', () => {
+  it('holds access tokens beside keys, and drops them by grant, by team, or on an unknown message', () => {
+    const { cache } = cacheWithClock(10);
+    cache.set('a', entry('a'), cache.snapshot());
+    cache.setToken('h1', token('g1'), cache.snapshot());
+    cache.setToken('h2', token('g2'), cache.snapshot());
+    cache.setToken('h3', token('g3', 'team-b'), cache.snapshot());
+    expect(cache.getToken('h1')).toMatchObject({ grantId: 'g1' });
+    // A token's hash never reads as a key prefix, nor the other way round.
+    expect(cache.get('h1')).toBeUndefined();
+    expect(cache.getToken('a')).toBeUndefined();
+
+    cache.applyMessage('grant:g1');
+    expect(cache.getToken('h1')).toBeUndefined();
+    expect(cache.getToken('h2')).toBeDefined();
+    cache.applyMessage('team:team-a');
+    expect(cache.getToken('h2')).toBeUndefined();
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.getToken('h3')).toBeDefined();
+    cache.applyMessage('something new');
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not store a token read that began before its grant was invalidated', () => {
+    const { cache } = cacheWithClock(10);
+    const before = cache.snapshot();
+    cache.invalidateGrant('g1');
+    cache.setToken('h1', token('g1'), before);
+    expect(cache.getToken('h1')).toBeUndefined();
+  });
+
+  it("records a grant's use on its cached tokens without dropping them", () => {
+    const { cache } = cacheWithClock(10);
+    cache.setToken('h1', token('g1'), cache.snapshot());
+    cache.touchGrant('g1', '2026-11-28T00:00:00.000Z');
+    expect(cache.getToken('h1')).toMatchObject({ lastUsedAt: '2026-11-28T00:00:00.000Z' });
+  });
+
   it('holds at most maxEntries keys, dropping the least recently used first', () => {
     const { cache } = cacheWithClock(3);
     for (const p of ['a', 'b', 'c']) cache.set(p, entry(p), cache.snapshot());

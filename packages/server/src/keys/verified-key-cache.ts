@@ -7,6 +7,23 @@ export interface CachedKey {
   teamApiEnabled: boolean;
 }
 
+/**
+ * What authentication needs about an assistant's access token (oauth-repository's
+ * `AccessTokenCredentials`), by the fields the cache itself reads.
+ */
+export interface CachedToken {
+  grantId: string;
+  teamId: string;
+  lastUsedAt: string | null;
+}
+
+type Cached = CachedKey | CachedToken;
+
+const teamOf = (value: Cached) => ('key' in value ? value.key.teamId : value.teamId);
+
+/** Tokens are held by their hash, under a name no key prefix can take. */
+const tokenEntry = (tokenHash: string) => `token:${tokenHash}`;
+
 export interface KeyCacheOptions {
   /** Most keys held; the least recently used one goes first. 0 turns the cache off. */
   maxEntries: number;
@@ -19,12 +36,13 @@ export interface KeyCacheOptions {
 export const DEFAULT_KEY_CACHE: KeyCacheOptions = { maxEntries: 10_000, ttlMs: 30_000 };
 
 interface Entry {
-  value: CachedKey;
+  value: Cached;
   storedAt: number;
 }
 
 /**
- * Keys read from the database, by prefix, so an authenticated request skips the key lookup. The secret is
+ * Keys read from the database, by prefix, so an authenticated request skips the key lookup (and the
+ * assistant connector's access tokens, by hash, under the same invalidation). The secret is
  * still compared against the cached hash on every request, and expiry against the clock (the caller does
  * both). Correctness rests on invalidation: the instance that changes a key or team drops it at once, and
  * a listener (PostgreSQL LISTEN/NOTIFY) drops it on the other instances. While no listener is connected
@@ -80,6 +98,14 @@ export class VerifiedKeyCache {
   }
 
   get(prefix: string): CachedKey | undefined {
+    return this.read(prefix) as CachedKey | undefined;
+  }
+
+  getToken<T extends CachedToken>(tokenHash: string): T | undefined {
+    return this.read(tokenEntry(tokenHash)) as T | undefined;
+  }
+
+  private read(prefix: string): Cached | undefined {
     if (!this.enabled || !this.isTrusted) return undefined;
     const entry = this.entries.get(prefix);
     if (!entry) return undefined;
@@ -95,6 +121,14 @@ export class VerifiedKeyCache {
 
   /** Stores a read unless something was invalidated since `generation` (the read may predate that change). */
   set(prefix: string, value: CachedKey, generation: number): void {
+    this.store(prefix, value, generation);
+  }
+
+  setToken(tokenHash: string, value: CachedToken, generation: number): void {
+    this.store(tokenEntry(tokenHash), value, generation);
+  }
+
+  private store(prefix: string, value: Cached, generation: number): void {
     if (!this.trusted || !this.enabled || generation !== this.generation) return;
     this.entries.delete(prefix);
     this.entries.set(prefix, { value, storedAt: this.clock() });
@@ -107,7 +141,13 @@ export class VerifiedKeyCache {
   /** Records a newer `lastUsedAt` without counting as a change (it does not affect authentication). */
   touch(prefix: string, lastUsedAt: string): void {
     const entry = this.entries.get(prefix);
-    if (entry) entry.value = { ...entry.value, key: { ...entry.value.key, lastUsedAt } };
+    if (entry && 'key' in entry.value) entry.value = { ...entry.value, key: { ...entry.value.key, lastUsedAt } };
+  }
+
+  /** A token's grant was used: as `touch`, for every cached token of that grant. */
+  touchGrant(grantId: string, lastUsedAt: string): void {
+    for (const entry of this.entries.values())
+      if (!('key' in entry.value) && entry.value.grantId === grantId) entry.value = { ...entry.value, lastUsedAt };
   }
 
   invalidateKey(prefix: string): void {
@@ -117,7 +157,13 @@ export class VerifiedKeyCache {
 
   invalidateTeam(teamId: string): void {
     this.generation++;
-    for (const [prefix, entry] of this.entries) if (entry.value.key.teamId === teamId) this.entries.delete(prefix);
+    for (const [prefix, entry] of this.entries) if (teamOf(entry.value) === teamId) this.entries.delete(prefix);
+  }
+
+  invalidateGrant(grantId: string): void {
+    this.generation++;
+    for (const [prefix, entry] of this.entries)
+      if (!('key' in entry.value) && entry.value.grantId === grantId) this.entries.delete(prefix);
   }
 
   clear(): void {
@@ -126,12 +172,13 @@ export class VerifiedKeyCache {
   }
 
   /**
-   * Applies a change notification: `key:<prefix>`, `team:<id>`, or anything else (`all`) clears everything,
+   * Applies a change notification: `key:<prefix>`, `team:<id>`, `grant:<id>`, or anything else (`all`) clears everything,
    * so an unknown message errs on the side of reading the database.
    */
   applyMessage(message: string): void {
     if (message.startsWith('key:')) this.invalidateKey(message.slice(4));
     else if (message.startsWith('team:')) this.invalidateTeam(message.slice(5));
+    else if (message.startsWith('grant:')) this.invalidateGrant(message.slice(6));
     else this.clear();
   }
 

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { type AssistantTool, callIdempotencyKey, toolHttpRequest } from '@vsf/contract';
 import inject from 'light-my-request';
+import type { RequestListener } from '../http/api-only-app.js';
 import { markConnectorRequest } from '../http/connector-request.js';
 import type { AuthContext } from '../services/auth-service.js';
 
@@ -12,8 +13,6 @@ export interface ApiAnswer {
   bytes?: Buffer;
 }
 
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
-
 export interface CallContext {
   /** The assistant's access token: the API's request carries it, as any request carries its credential. */
   token: string;
@@ -23,6 +22,13 @@ export interface CallContext {
   remoteAddress: string;
   host: string;
   requestId?: string | undefined;
+  /** The `/mcp` request: a failure inside the call is logged under its line. */
+  outer: IncomingMessage;
+}
+
+/** The call's logger is the `/mcp` request's (built only if something is logged: request-log.ts). */
+function logUnder(req: IncomingMessage, outer: IncomingMessage): void {
+  Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => outer.log });
 }
 
 /**
@@ -40,7 +46,7 @@ function keepOwnMethods(target: object): void {
 }
 
 /**
- * Runs a tool call as the HTTP request it stands for, through the API's own request path in this process:
+ * Runs a tool call as the HTTP request it stands for, through the API's routers in this process (api-only-app.ts):
  * the same authentication, scopes, tenant, validation, rate limit and idempotency as any request. The
  * request is marked as the connector's (by object identity), which is what lets it present an OAuth token.
  */
@@ -63,6 +69,7 @@ export async function callApi(
   const response = await inject(
     (req, res) => {
       markConnectorRequest(req, context.auth);
+      logUnder(req, context.outer);
       keepOwnMethods(req);
       keepOwnMethods(res);
       app(req, res);

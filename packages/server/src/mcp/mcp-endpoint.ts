@@ -5,6 +5,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { type AssistantTool, deriveAssistantTools, toolAllowed, toolListEntry } from '@vsf/contract';
 import { type Request, type Response, Router } from 'express';
 import { ApiHttpError, apiErrorBody } from '../errors/api-http-error.js';
+import type { RequestListener } from '../http/api-only-app.js';
 import type { BodyTimeouts } from '../http/body-timeouts.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { bearerToken } from '../http/request-credentials.js';
@@ -15,7 +16,8 @@ import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
 import { namesThisServer } from './allowed-hosts.js';
-import { type CallContext, callApi, type RequestListener } from './connector-call.js';
+import { type CallContext, callApi } from './connector-call.js';
+import { plainToolCall } from './plain-tool-call.js';
 import { errorResult, toolResult } from './tool-results.js';
 
 export interface McpEndpointDeps {
@@ -23,8 +25,8 @@ export interface McpEndpointDeps {
   limiter: KeyRateLimiter | undefined;
   publicUrl: () => string | undefined;
   bodyTimeouts: BodyTimeouts;
-  /** The whole application: tool calls run through it as API requests. */
-  app: () => RequestListener;
+  /** The API's routers: tool calls run through them as API requests. */
+  api: () => RequestListener;
   version: string;
 }
 
@@ -50,8 +52,26 @@ function refuse(res: Response, error: ApiHttpError, resourceMetadata: string | u
   res.status(error.status).json(apiErrorBody(error));
 }
 
+/** A tool call by name: the API request it stands for, shaped as MCP's result. */
+async function runTool(
+  deps: McpEndpointDeps,
+  tools: ReadonlyMap<string, AssistantTool>,
+  call: CallContext,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const tool = tools.get(name);
+  if (!tool) return errorResult(404, { error: `Unknown tool: ${name}`, code: 'not_found', details: null });
+  return toolResult(tool, await callApi(deps.api(), tool, args, call));
+}
+
 /** The MCP server of one request (stateless: any instance serves any request, as the load balancer picks). */
-function mcpServer(deps: McpEndpointDeps, tools: AssistantTool[], auth: AuthContext, call: CallContext): Server {
+function mcpServer(
+  deps: McpEndpointDeps,
+  tools: ReadonlyMap<string, AssistantTool>,
+  auth: AuthContext,
+  call: CallContext,
+): Server {
   const server = new Server(
     { name: 'vsf', title: 'Vehicle Storage Facility', version: deps.version },
     {
@@ -61,18 +81,12 @@ function mcpServer(deps: McpEndpointDeps, tools: AssistantTool[], auth: AuthCont
         'Tools for one facility team’s records (cars, customers, parking, appointments, messages, marketing). Each tool is one API operation; list tools return one page and say how to ask for the next. Confirm destructive tools (deletes, sends) with the person first.',
     },
   );
-  const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.filter((tool) => toolAllowed(tool, auth.scopes)).map(toolListEntry),
+    tools: [...tools.values()].filter((tool) => toolAllowed(tool, auth.scopes)).map(toolListEntry),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = byName.get(request.params.name);
-    if (!tool) {
-      return errorResult(404, { error: `Unknown tool: ${request.params.name}`, code: 'not_found', details: null });
-    }
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    return toolResult(tool, await callApi(deps.app(), tool, args, call));
-  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    runTool(deps, tools, call, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
+  );
   return server;
 }
 
@@ -82,7 +96,7 @@ function mcpServer(deps: McpEndpointDeps, tools: AssistantTool[], auth: AuthCont
  * checked by the API's own authentication, and gets the tools its grant's scopes allow.
  */
 export function mcpEndpoint(deps: McpEndpointDeps): Router {
-  const tools = deriveAssistantTools();
+  const tools = new Map(deriveAssistantTools().map((tool) => [tool.name, tool]));
   const router = Router();
   router.all(MCP_PATH, async (req: Request, res: Response) => {
     const publicUrl = deps.publicUrl();
@@ -131,7 +145,16 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
       remoteAddress: clientAddress(req),
       host: req.headers.host as string,
       requestId: res.getHeader('x-request-id') as string | undefined,
+      outer: req,
     };
+    const plain = plainToolCall(req, body);
+    if (plain) {
+      const result = await runTool(deps, tools, call, plain.name, plain.args);
+      // As the SDK's transport answers it (JSON, no session), without Express's ETag of a body never cached.
+      const json = JSON.stringify({ result, jsonrpc: '2.0', id: plain.id });
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) }).end(json);
+      return;
+    }
     const server = mcpServer(deps, tools, auth, call);
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => {

@@ -131,7 +131,7 @@ export class VsfOAuthProvider implements OAuthServerProvider {
     const grant = await oauthRepository.grantForExchange(this.deps.db, claim.row.grant_id);
     if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
     if (claim.reused) {
-      await oauthRepository.revokeGrant(this.deps.db, grant.id, now);
+      await this.deps.services.members.endGrant(grant.id);
       throw new InvalidGrantError('Authorization code already used; the tokens it gave are revoked');
     }
     if (new Date(claim.row.expires_at) <= now) throw new InvalidGrantError('Authorization code expired');
@@ -158,7 +158,7 @@ export class VsfOAuthProvider implements OAuthServerProvider {
     const grant = await oauthRepository.grantForExchange(this.deps.db, claim.row.grant_id);
     if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token');
     if (claim.reused) {
-      await oauthRepository.revokeGrant(this.deps.db, grant.id, now);
+      await this.deps.services.members.endGrant(grant.id);
       throw new InvalidGrantError('Refresh token already used; the grant is revoked, sign in again');
     }
     if (grant.revoked) throw new InvalidGrantError('The grant was revoked; sign in again');
@@ -218,7 +218,7 @@ export class VsfOAuthProvider implements OAuthServerProvider {
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
     const owner = await oauthRepository.tokenGrant(this.deps.db, secretHash(request.token));
     if (owner && owner.clientId === client.client_id) {
-      await oauthRepository.revokeGrant(this.deps.db, owner.grantId, this.deps.now());
+      await this.deps.services.members.endGrant(owner.grantId);
     }
   }
 }

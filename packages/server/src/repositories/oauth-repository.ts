@@ -281,8 +281,7 @@ export const oauthRepository = {
       : undefined;
   },
 
-  // Read on every connector request, uncached: a revocation, a deleted member or the team's API switch is
-  // seen by the very next request on every instance.
+  // Cached by the auth service beside keys; every change to what this reads notifies (migrations 022, 032).
   async accessCredentials(db: Executor, tokenHash: string): Promise<AccessTokenCredentials | undefined> {
     const row = await db('oauth_tokens')
       .join('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')

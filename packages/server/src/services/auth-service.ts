@@ -3,7 +3,7 @@ import { forbidden, unauthorized } from '../errors/api-http-error.js';
 import { parseApiKey, secretMatches } from '../keys/api-key-format.js';
 import { isAccessToken, secretHash } from '../oauth/oauth-secrets.js';
 import { apiKeysRepository, type KeyCredentials } from '../repositories/api-keys-repository.js';
-import { oauthRepository } from '../repositories/oauth-repository.js';
+import { type AccessTokenCredentials, oauthRepository } from '../repositories/oauth-repository.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /** How stale `api_keys.last_used_at` may get: one write a minute per key at most. */
@@ -98,13 +98,25 @@ export class AuthService {
     };
   }
 
+  /** A token's grant, member, team and client, from the verified-credential cache when it holds them. */
+  private async tokenCredentials(tokenHash: string): Promise<AccessTokenCredentials | undefined> {
+    const cache = this.deps.keyCache;
+    const cached = cache?.getToken<AccessTokenCredentials>(tokenHash);
+    if (cached) return cached;
+    const generation = cache?.snapshot() ?? 0;
+    const read = await oauthRepository.accessCredentials(this.deps.db, tokenHash);
+    if (read && cache) cache.setToken(tokenHash, read, generation);
+    return read;
+  }
+
   /**
    * An assistant's access token, checked in the order keys are, with the spec's messages: known →
-   * grant not revoked → token not expired → team API enabled. Read from the database on every request
-   * (no cache), so a revocation or a deleted member acts on the next request of every instance.
+   * grant not revoked → token not expired → team API enabled. Cached as keys are, under the same
+   * invalidation: a revoked grant, a deleted or re-scoped member and the team's API switch notify every
+   * instance at commit (migration 032), so they act on the next request everywhere.
    */
   private async authenticateAccessToken(token: string): Promise<AuthContext> {
-    const credentials = await oauthRepository.accessCredentials(this.deps.db, secretHash(token));
+    const credentials = await this.tokenCredentials(secretHash(token));
     if (credentials?.kind !== 'access') throw unauthorized('Invalid API key');
     const now = this.deps.now();
     if (credentials.revokedAt) throw unauthorized('API key revoked');
@@ -112,6 +124,7 @@ export class AuthService {
     if (!credentials.teamApiEnabled) throw forbidden('API is disabled for this team');
     if (!credentials.lastUsedAt || Date.parse(credentials.lastUsedAt) < now.getTime() - LAST_USED_RESOLUTION_MS) {
       await oauthRepository.touchGrant(this.deps.db, credentials.grantId, now, LAST_USED_RESOLUTION_MS);
+      this.deps.keyCache?.touchGrant(credentials.grantId, now.toISOString());
     }
     return {
       teamId: credentials.teamId,

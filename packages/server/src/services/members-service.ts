@@ -55,16 +55,20 @@ export class MembersService {
     const now = this.deps.now();
     const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
     const scopes = patch.scopes === undefined ? undefined : sortedScopes(patch.scopes);
-    return this.deps.db.transaction(async (trx) => {
-      const member = await teamMembersRepository.update(trx, teamId, memberId, { passwordHash, scopes }, now);
-      if (!member) throw notFound('Member');
+    const member = await this.deps.db.transaction(async (trx) => {
+      const updated = await teamMembersRepository.update(trx, teamId, memberId, { passwordHash, scopes }, now);
+      if (!updated) throw notFound('Member');
       if (passwordHash) await oauthRepository.revokeMemberGrants(trx, teamId, memberId, now);
-      return member;
+      return updated;
     });
+    // This instance at once; the others when migration 032's notification reaches them.
+    this.deps.keyCache?.invalidateTeam(teamId);
+    return member;
   }
 
   async delete(teamId: string, memberId: string): Promise<{ id: string; deleted: true }> {
     if (!(await teamMembersRepository.delete(this.deps.db, teamId, memberId))) throw notFound('Member');
+    this.deps.keyCache?.invalidateTeam(teamId);
     return { id: memberId, deleted: true };
   }
 
@@ -75,8 +79,15 @@ export class MembersService {
 
   async revokeGrant(teamId: string, grantId: string): Promise<AdminGrant> {
     await oauthRepository.revokeGrant(this.deps.db, grantId, this.deps.now(), teamId);
+    this.deps.keyCache?.invalidateGrant(grantId);
     const grant = await oauthRepository.findGrant(this.deps.db, teamId, grantId);
     if (!grant) throw notFound('Grant');
     return grant;
+  }
+
+  /** Ends a grant for the connector itself: a reused code or refresh token, or an RFC 7009 revocation. */
+  async endGrant(grantId: string): Promise<void> {
+    await oauthRepository.revokeGrant(this.deps.db, grantId, this.deps.now());
+    this.deps.keyCache?.invalidateGrant(grantId);
   }
 }

@@ -19,6 +19,7 @@ import * as draftMessageRecipient from './028-draft-message-recipient.js';
 import * as webhookStanding from './029-webhook-standing.js';
 import * as assistantConnector from './030-assistant-connector.js';
 import * as teamEventNotify from './031-team-event-notify.js';
+import * as grantChangeNotify from './032-grant-change-notify.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -43,6 +44,7 @@ const migrations: Record<string, Knex.Migration> = {
   '028-draft-message-recipient': draftMessageRecipient,
   '029-webhook-standing': webhookStanding,
   '031-team-event-notify': teamEventNotify,
+  '032-grant-change-notify': grantChangeNotify,
 };
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */
