@@ -339,6 +339,8 @@ describe('the queue in daily use', () => {
     const overlapping = await vsf(['queue', 'flush']);
     expect(overlapping.code).toBe(1);
     expect(overlapping.stdout).toMatch(/stays in a spot cannot overlap/);
+    // The hint says the flag the fix needs.
+    expect(overlapping.stdout).toContain(`vsf queue retry ${dropA.queueId} --now`);
     expect((await vsf(['queue', 'retry', dropA.queueId, '--now'])).code).toBe(0);
     const again = await vsf(['queue', 'flush']);
     expect(again.code, again.stdout).toBe(0);

@@ -137,7 +137,7 @@ export function registerQueueCommands(program: Command): void {
         for (const e of report.delivered) process.stdout.write(`delivered ${e.id}: ${describe(e)}\n`);
         for (const e of report.attention)
           process.stdout.write(
-            `needs attention ${e.id}: ${describe(e)}: ${e.attention?.message}\n  fix it and run: vsf queue retry ${e.id}   or give it up: vsf queue drop ${e.id}\n`,
+            `needs attention ${e.id}: ${describe(e)}: ${e.attention?.message}\n  ${retryHint(e)}   or give it up: vsf queue drop ${e.id}\n`,
           );
         for (const w of report.waiting)
           process.stdout.write(`still queued ${w.entry.id}: ${describe(w.entry)}: ${w.reason}\n`);
@@ -198,4 +198,16 @@ export function registerQueueCommands(program: Command): void {
       if (g.json) printJson({ retry: id, ...(entry.event ? { occurredAt: entry.event.body.occurredAt } : {}) });
       else process.stdout.write(`${id} will be tried again by the next flush\n`);
     });
+}
+
+/**
+ * What to run for an entry the server refused. A drop-off or pick-up refused with 409 keeps its queued
+ * time, which is what the server refused (the spot was taken or the car moved meanwhile): only `--now` (or
+ * `--at`) sends it again with a time that can pass.
+ */
+function retryHint(entry: QueueEntry): string {
+  const retimable = entry.operation !== 'photos-upload' && entry.attention?.status === 409;
+  return retimable
+    ? `re-time it to now and run: vsf queue retry ${entry.id} --now && vsf queue flush`
+    : `fix it and run: vsf queue retry ${entry.id}`;
 }
