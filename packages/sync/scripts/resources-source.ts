@@ -2,14 +2,35 @@
 // as plain data. `pnpm generate` writes it; src/generated/resources.test.ts fails when it is stale.
 import { apiEndpoints, type EndpointDefinition, eventResourceName, itemEndpointOf, recordColumns } from '@vsf/contract';
 
-/** A list endpoint is syncable when it is paginated, has no path parameters and an `updatedAfter` filter. */
+/**
+ * Nested lists mirrored although the team has no list of them: the garage's log (each car's events and
+ * photo metadata), read car by car from the cars mirror and followed through the events feed after.
+ * Other nested lists (campaign steps, RSVPs, …) are not: one request per parent each run is a cost their
+ * use in a mirror has not asked for.
+ */
+const NESTED: Record<string, { resource: string; param: string }> = {
+  '/cars/{carId}/events': { resource: 'cars', param: 'carId' },
+  '/cars/{carId}/photos': { resource: 'cars', param: 'carId' },
+};
+
+/** A list endpoint is syncable when it is paginated, has an `updatedAfter` filter and no path parameters (or is NESTED). */
 const syncable = (e: EndpointDefinition) =>
   e.surface === 'v1' &&
   e.paginated === true &&
   e.method === 'get' &&
-  !e.path.includes('{') &&
+  (!e.path.includes('{') || e.path in NESTED) &&
   e.query !== undefined &&
   'updatedAfter' in e.query.shape;
+
+/** `/cars/{carId}/events` → `car_events`: the parent's record noun, then the list's. */
+const tableName = (path: string) => {
+  const parent = NESTED[path];
+  const plain = path
+    .replace(/\/\{\w+\}/g, '')
+    .replace(/^\//, '')
+    .replace(/[/-]/g, '_');
+  return parent ? plain.replace(new RegExp(`^${parent.resource}_`), `${parent.resource.replace(/s$/, '')}_`) : plain;
+};
 
 /** The record schema of a list response (`{ data: Record[] }`). */
 function recordOf(endpoint: EndpointDefinition): Parameters<typeof recordColumns>[0] {
@@ -21,11 +42,12 @@ export function resourcesSource(endpoints: Record<string, EndpointDefinition> = 
   const resources = Object.values(endpoints)
     .filter(syncable)
     .map((endpoint) => ({
-      name: endpoint.path.replace(/^\//, '').replace(/[/-]/g, '_'),
+      name: tableName(endpoint.path),
       event: eventResourceName((itemEndpointOf(endpoint.path, endpoints) ?? endpoint).operationId),
       route: { operationId: endpoint.operationId, method: endpoint.method, path: endpoint.path, paginated: true },
       includeDeleted: 'includeDeleted' in (endpoint.query?.shape ?? {}),
       columns: recordColumns(recordOf(endpoint)),
+      parent: NESTED[endpoint.path],
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return [
@@ -40,6 +62,7 @@ export function resourcesSource(endpoints: Record<string, EndpointDefinition> = 
       `    event: ${JSON.stringify(r.event)},`,
       `    route: ${JSON.stringify(r.route)},`,
       `    includeDeleted: ${r.includeDeleted},`,
+      ...(r.parent ? [`    parent: ${JSON.stringify(r.parent)},`] : []),
       '    columns: [',
       ...r.columns.map((c) => `      ${JSON.stringify(c)},`),
       '    ],',

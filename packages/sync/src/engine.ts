@@ -3,8 +3,9 @@ import { PermissionDeniedError } from '@vsf/sdk';
 import { syncThroughFeed } from './feed/feed-run.js';
 import { isoTime } from './iso-time.js';
 import { MirrorTeam } from './mirror-team.js';
+import { syncNestedResource } from './nested-resource.js';
 import { isLastPage, PageWindow } from './page-window.js';
-import { type ResourceSpec, selectResources } from './resources.js';
+import { type ResourceSpec, selectResources, syncableResources } from './resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
 import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
 import type { FetchedPage, PageSource } from './source.js';
@@ -123,7 +124,8 @@ export async function syncLocked(options: SyncOptions, resources: ResourceSpec[]
   const retries = new RunRetries(options.retry, options.source.url);
   const run = { ...options, mirrorTeam: new MirrorTeam(options.sink, resources, options.source, retries) };
   const feed = options.dryRun || options.useFeed === false ? undefined : options.source.feed;
-  const probe = resources[0];
+  // Not a nested list: its list needs a parent's id.
+  const probe = resources.find((r) => !r.parent) ?? syncableResources().find((r) => r.name === 'cars');
   if (!feed || !probe) return syncResources(resources, run, retries);
   // Whether the server announces its feed, learnt from the first page of the first resource (one record):
   // its failures and retries are that resource's, as they would be without the feed.
@@ -159,15 +161,44 @@ export async function syncResources(
   retries: RunRetries,
 ): Promise<SyncResult> {
   const summaries: ResourceSummary[] = [];
-  const queue = [...resources];
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      // A stopped run starts nothing more: the next resource would only fail the same way.
-      summaries.push(retries.abortReason ? skipped(next, options) : await syncResource(next, options, retries));
-    }
+  const team = options.mirrorTeam ?? new MirrorTeam(options.sink, resources, options.source, retries);
+  const run = async (batch: readonly ResourceSpec[]) => {
+    const queue = [...batch];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        // A stopped run starts nothing more: the next resource would only fail the same way.
+        summaries.push(
+          retries.abortReason
+            ? skipped(next, options)
+            : await syncAny(next, { ...options, mirrorTeam: team }, retries, summaries),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  // Nested lists are read per record of their parent's mirror: after the parents' runs.
+  await run(resources.filter((r) => !r.parent));
+  await run(resources.filter((r) => r.parent));
   return runResult(summaries, retries);
+}
+
+/** A resource by its list, or a nested one per record of its parent. */
+async function syncAny(
+  resource: ResourceSpec,
+  options: SyncOptions,
+  retries: RunRetries,
+  done: readonly ResourceSummary[],
+): Promise<ResourceSummary> {
+  if (!resource.parent) return syncResource(resource, options, retries);
+  // A key that may not read the cars may not read their events either: forbidden, as the cars are.
+  const parentRun = done.find((s) => s.resource === resource.parent?.resource);
+  if (parentRun?.status === 'forbidden') {
+    const mode = options.mode === 'full' ? 'full' : 'incremental';
+    const summary = emptySummary(resource, { status: 'forbidden', mode, updatedAfter: null, resumed: false });
+    return { ...summary, ...(parentRun.error ? { error: parentRun.error } : {}) };
+  }
+  const parent = syncableResources().find((r) => r.name === resource.parent?.resource) as ResourceSpec;
+  return syncNestedResource(resource, parent, options, retries, options.mirrorTeam as MirrorTeam);
 }
 
 /** A run's result from its resources' summaries: in name order, ok unless one failed or the run stopped. */

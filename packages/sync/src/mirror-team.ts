@@ -90,7 +90,8 @@ export class MirrorTeam {
 
   /** One record of the first resource that has one, the run's first: whose records the key reads. */
   private async probeKeyTeam(): Promise<string | undefined> {
-    for (const resource of this.lookIn) {
+    // A nested list needs a parent's id: the team shows in a plain list's records.
+    for (const resource of this.lookIn.filter((r) => !r.parent)) {
       const request = (signal?: AbortSignal) =>
         this.source.fetchPage(resource, { page: 1, limit: 1, includeDeleted: resource.includeDeleted, signal });
       try {

@@ -26,4 +26,9 @@ export interface ResourceSpec {
   readonly columns: readonly ColumnSpec[];
   /** Soft deletes arrive as rows with `deletedAt` when the list is asked for them. */
   readonly includeDeleted: boolean;
+  /**
+   * A list nested under another resource's records (`/cars/{carId}/events`): there is no list of the
+   * whole team, so it is read once per record of `resource` in the mirror, `param` naming it in the path.
+   */
+  readonly parent?: { readonly resource: string; readonly param: string };
 }

@@ -65,8 +65,12 @@ export function sdkPageSource(client: VsfClient): PageSource {
         ...(request.includeDeleted ? { includeDeleted: true } : {}),
         ...(request.ids ? { ids: request.ids } : {}),
       };
+      const { parent } = resource;
+      if (parent && request.parentId === undefined)
+        throw new Error(`${resource.name} is listed per ${parent.param}: the request names none`);
+      const params = parent ? { [parent.param]: request.parentId as string } : undefined;
       const { data, response } = await client
-        .request<ListBody>(resource.route, { query }, { maxRetries: 0, signal: request.signal })
+        .request<ListBody>(resource.route, { params, query }, { maxRetries: 0, signal: request.signal })
         .withResponse();
       return {
         records: data.data,

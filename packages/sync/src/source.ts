@@ -5,6 +5,8 @@ export interface PageRequest {
   limit: number;
   updatedAfter?: string | undefined;
   includeDeleted?: boolean | undefined;
+  /** For a nested list (`ResourceSpec.parent`): the id of the record it is nested under (a car's). */
+  parentId?: string | undefined;
   /** Only these records (the spec's `ids` filter, up to 200); unknown ids are simply absent. */
   ids?: string[] | undefined;
   /** Aborted when the run is stopped; a source should give up the request. */

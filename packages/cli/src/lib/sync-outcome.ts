@@ -32,7 +32,7 @@ export function runExitCode(result: RunOutcome, named: boolean): number {
 }
 
 /**
- * One line for the resources the key may not read, e.g. `this key may not read 16 of 19 resources (it
+ * One line for the resources the key may not read, e.g. `this key may not read 18 of 21 resources (it
  * lacks read:customers, read:campaigns): skipped customers, contacts, …`; undefined when it reads them all.
  */
 export function forbiddenWarning(result: RunOutcome): string | undefined {

@@ -140,37 +140,41 @@ async function verifyResource(
     const isPending = (record: Record<string, unknown>) =>
       typeof record.updatedAt === 'string' && Date.parse(record.updatedAt) >= pendingFrom;
 
-    // Server → mirror: every server record is in the mirror with the same values.
+    // Server → mirror: every server record is in the mirror with the same values. A nested list (a
+    // car's events) is read per record of its parent's mirror; its ids are kept to tell extra rows.
     let presentInMirror = 0;
-    for (let page = 1; ; page++) {
-      const fetched = await fetchPage({ page, limit: PAGE_SIZE });
+    const compare = async (fetched: FetchedPage) => {
       await team.admit(fetched.records);
-      result.serverCount = fetched.total;
       result.pages++;
-      const ids = fetched.records.map((r) => String(r.id));
-      const stored = exists ? await options.sink.readByIds(resource, ids) : [];
-      const mirrored = new Map(stored.map((r) => [String(r.id), canonicalFields(resource, r)]));
-      presentInMirror += mirrored.size;
-      const server = fetched.records.map((r) => canonicalFields(resource, r));
-      if (digest(server) !== digest(ids.map((id) => mirrored.get(id) ?? null))) {
-        result.pagesDiffering++;
-        fetched.records.forEach((record, i) => {
-          const id = ids[i] as string;
-          const mine = mirrored.get(id);
-          const theirs = server[i] as Record<string, string>;
-          const fields = mine ? Object.keys(theirs).filter((f) => theirs[f] !== mine[f]) : [];
-          if (mine && fields.length === 0) return;
-          if (isPending(record)) result.pending++;
-          else if (!mine) {
-            result.missing.count++;
-            if (result.missing.ids.length < maxIds) result.missing.ids.push(id);
-          } else {
-            result.different.count++;
-            if (result.different.rows.length < maxIds) result.different.rows.push({ id, fields });
+      presentInMirror += await comparePage(resource, fetched, options, result, exists, isPending, maxIds);
+    };
+    const serverIds = resource.parent ? new Set<string>() : undefined;
+    const parent = resource.parent && selectResources([resource.parent.resource])[0];
+    if (parent) {
+      const parentIds = (await options.sink.hasMirror(parent))
+        ? (after: string | null) => options.sink.idsAfter(parent, after, PAGE_SIZE)
+        : async () => [];
+      for (let after: string | null = null; ; ) {
+        const ids = await parentIds(after);
+        if (ids.length === 0) break;
+        for (const parentId of ids) {
+          for (let page = 1; ; page++) {
+            const fetched = await fetchPage({ page, limit: PAGE_SIZE, parentId });
+            if (page === 1) result.serverCount += fetched.total;
+            for (const record of fetched.records) serverIds?.add(String(record.id));
+            await compare(fetched);
+            if (fetched.records.length === 0 || fetched.page * fetched.limit >= fetched.total) break;
           }
-        });
+        }
+        after = ids[ids.length - 1] as string;
       }
-      if (fetched.records.length === 0 || fetched.page * fetched.limit >= fetched.total) break;
+    } else {
+      for (let page = 1; ; page++) {
+        const fetched = await fetchPage({ page, limit: PAGE_SIZE });
+        result.serverCount = fetched.total;
+        await compare(fetched);
+        if (fetched.records.length === 0 || fetched.page * fetched.limit >= fetched.total) break;
+      }
     }
 
     // Mirror → server: rows only the mirror has. Every mirrored row the pages above did not meet is
@@ -179,8 +183,9 @@ async function verifyResource(
       for (let after: string | null = null; ; ) {
         const ids = await options.sink.idsAfter(resource, after, PAGE_SIZE);
         if (ids.length === 0) break;
-        const found = await fetchPage({ page: 1, limit: PAGE_SIZE, ids });
-        const known = new Set(found.records.map((r) => String(r.id)));
+        // A nested list was read whole above; a team-wide one is asked for the ids.
+        const known =
+          serverIds ?? new Set((await fetchPage({ page: 1, limit: PAGE_SIZE, ids })).records.map((r) => String(r.id)));
         for (const id of ids) {
           if (known.has(id)) continue;
           result.extra.count++;
@@ -195,4 +200,39 @@ async function verifyResource(
     result.error = (error as Error).message;
   }
   return result;
+}
+
+/** Compares one page of the server's list with the mirror's rows of its ids; the rows the mirror has. */
+async function comparePage(
+  resource: ResourceSpec,
+  fetched: FetchedPage,
+  options: VerifyOptions,
+  result: ResourceVerification,
+  exists: boolean,
+  isPending: (record: Record<string, unknown>) => boolean,
+  maxIds: number,
+): Promise<number> {
+  const ids = fetched.records.map((r) => String(r.id));
+  const stored = exists ? await options.sink.readByIds(resource, ids) : [];
+  const mirrored = new Map(stored.map((r) => [String(r.id), canonicalFields(resource, r)]));
+  const server = fetched.records.map((r) => canonicalFields(resource, r));
+  if (digest(server) !== digest(ids.map((id) => mirrored.get(id) ?? null))) {
+    result.pagesDiffering++;
+    fetched.records.forEach((record, i) => {
+      const id = ids[i] as string;
+      const mine = mirrored.get(id);
+      const theirs = server[i] as Record<string, string>;
+      const fields = mine ? Object.keys(theirs).filter((f) => theirs[f] !== mine[f]) : [];
+      if (mine && fields.length === 0) return;
+      if (isPending(record)) result.pending++;
+      else if (!mine) {
+        result.missing.count++;
+        if (result.missing.ids.length < maxIds) result.missing.ids.push(id);
+      } else {
+        result.different.count++;
+        if (result.different.rows.length < maxIds) result.different.rows.push({ id, fields });
+      }
+    });
+  }
+  return mirrored.size;
 }
