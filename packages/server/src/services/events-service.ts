@@ -111,7 +111,10 @@ export class EventsService {
     await this.pruneNow();
     const readable = this.readableByTable(auth.scopes);
     const tables = [...readable.keys()];
-    let head = await feedHead(this.deps.db, auth.teamId);
+    // A follower waiting at the head, as this instance knows it from the team's commits it hears: nothing to
+    // read (no event after it, and no cursor past it or retention could have passed), straight to waiting.
+    const known = query.wait > 0 && query.limit > 0 ? this.wake.knownHead(auth.teamId) : undefined;
+    let head = known && query.after === known.lastCursor ? known : await feedHead(this.deps.db, auth.teamId);
     if (query.after !== undefined && query.after < head.prunedThrough)
       throw cursorGone(query.after, head.prunedThrough);
     // No reader of this feed was ever given such a cursor: it is another team's, or a database's since reset.
@@ -122,12 +125,16 @@ export class EventsService {
     const deadline = Date.now() + query.wait * 1000;
     let waited = false;
     for (;;) {
-      const stored = await eventsAfter(this.deps.db, auth.teamId, {
-        after,
-        through: head.lastCursor,
-        tables,
-        limit: query.limit + 1,
-      });
+      // Nothing can follow `after` up to the head read: no query (a wait that ends with no commit heard).
+      const stored =
+        after >= head.lastCursor
+          ? []
+          : await eventsAfter(this.deps.db, auth.teamId, {
+              after,
+              through: head.lastCursor,
+              tables,
+              limit: query.limit + 1,
+            });
       const hasMore = stored.length > query.limit;
       const page = stored.slice(0, query.limit);
       const data = await this.present(auth.teamId, page, readable);

@@ -1,0 +1,111 @@
+import { ALL_SCOPES, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { apiCaller } from './support/api-caller.js';
+
+// Idle followers cost the database nothing: a long poll at the head its instance knows (read while hearing
+// the team's commits, none heard since) reads neither the head nor an empty page, and one whose wait ends
+// with no commit answers without reading again. Each such re-poll used to cost four queries (the head, the
+// page, the head again while waiting, the page again at the deadline): 1 000 idle followers, ~160 a second.
+// On PostgreSQL the writes go through another instance on the same database; on PGlite, the same process.
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+interface Feed {
+  data: V1Event[];
+  nextCursor: number;
+  hasMore: boolean;
+}
+
+let waiter: TestServer;
+let writer: TestServer;
+beforeAll(async () => {
+  waiter = await startTestServer();
+  writer = databaseUrl ? await startTestServer({ databaseUrl }) : waiter;
+});
+afterAll(async () => {
+  await waiter?.close();
+  if (writer !== waiter) await writer?.close();
+});
+
+/** Counts the statements `server` sends while `work` runs (its pool's; the listener has its own connection). */
+async function queriesDuring(server: TestServer, work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const count = (query: { sql: string }) => {
+    sent.push(query.sql);
+  };
+  server.db.on('query', count);
+  try {
+    await work();
+  } finally {
+    server.db.off('query', count);
+  }
+  return sent;
+}
+
+describe('idle long polls', () => {
+  it('that time out and poll again send no query: the head is known, an empty wait is not read twice', async () => {
+    const followers = 2 * MAX_EVENTS_WAITS_PER_KEY;
+    const { team, key } = await waiter.createTeamWithKey(ALL_SCOPES);
+    const keys = [key, (await waiter.createKey(team.id, ALL_SCOPES)).key];
+    // The team has events before: its head is past 0, and a page read from it would cost a query.
+    const write = apiCaller(writer.baseUrl, key);
+    expect((await write('POST', '/locations', { body: { name: 'Before' } })).status).toBe(201);
+    const head = (await apiCaller(waiter.baseUrl, key)<Feed>('GET', '/events', { query: { limit: '0' } })).body
+      .nextCursor;
+    // Each follower polls from the head with the shortest wait, as `follow` does with its longer one.
+    const poll = async (n: number) => {
+      const res = await apiCaller(waiter.baseUrl, keys[n % keys.length])<Feed>('GET', '/events', {
+        query: { after: String(head), wait: '1' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: [], nextCursor: head, hasMore: false });
+    };
+    const everyone = (round: () => Promise<unknown>[]) => Promise.all(round());
+    // A first round learns the head (and takes the team's lease), authenticates each key once.
+    await everyone(() => Array.from({ length: followers }, (_, n) => poll(n)));
+    const rounds = 2;
+    const sent = await queriesDuring(waiter, async () => {
+      for (let round = 0; round < rounds; round++) {
+        await everyone(() => Array.from({ length: followers }, (_, n) => poll(n)));
+      }
+    });
+    console.info(`${followers * rounds} idle long polls that timed out: ${sent.length} queries`, sent);
+    expect(sent).toEqual([]);
+  });
+
+  it('answer a commit made just before they came in, though their instance knew the head without it', async () => {
+    const { key } = await waiter.createTeamWithKey(ALL_SCOPES);
+    const read = apiCaller(waiter.baseUrl, key);
+    const write = apiCaller(writer.baseUrl, key);
+    let after = (await read<Feed>('GET', '/events', { query: { limit: '0' } })).body.nextCursor;
+    for (let n = 0; n < 10; n++) {
+      // A wait that ends empty: its instance now knows the head at `after`.
+      const idle = await read<Feed>('GET', '/events', { query: { after: String(after), wait: '1' } });
+      expect(idle.body).toEqual({ data: [], nextCursor: after, hasMore: false });
+      const made = await write('POST', '/locations', { body: { name: `Just before ${n}` } });
+      expect(made.status).toBe(201);
+      // At once: the commit's announcement may still be on its way to the waiter's instance, which then
+      // takes the known head and waits, to be woken by that announcement.
+      const page = await read<Feed>('GET', '/events', { query: { after: String(after), wait: '20' } });
+      expect(page.body.data.map((e) => e.recordId)).toEqual([made.body.data.id]);
+      expect(page.body.nextCursor).toBeGreaterThan(after);
+      after = page.body.nextCursor;
+    }
+  });
+
+  it('answer a cursor another instance handed out past the head known here, instead of calling it ahead', async () => {
+    const { key } = await waiter.createTeamWithKey(ALL_SCOPES);
+    const read = apiCaller(waiter.baseUrl, key);
+    const write = apiCaller(writer.baseUrl, key);
+    const start = (await read<Feed>('GET', '/events', { query: { limit: '0' } })).body.nextCursor;
+    await read<Feed>('GET', '/events', { query: { after: String(start), wait: '1' } });
+    await write('POST', '/locations', { body: { name: 'Elsewhere' } });
+    // The writer's instance tells of the new head straight after its commit.
+    const handedOut = (await apiCaller(writer.baseUrl, key)<Feed>('GET', '/events', { query: { limit: '0' } })).body
+      .nextCursor;
+    expect(handedOut).toBeGreaterThan(start);
+    const res = await read<Feed>('GET', '/events', { query: { after: String(handedOut), wait: '1' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: [], nextCursor: handedOut, hasMore: false });
+  });
+});
