@@ -17,10 +17,17 @@ describe('the exit-code table', () => {
     expect(readmeTable()).toEqual(fromCode);
   });
 
-  it('gives each code once, 0 to 5 in order, and a --json error code for each failure', () => {
-    expect(Object.values(EXIT)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect([1, 2, 3, 4, 5].map(errorCodeOf)).toEqual(['failed', 'usage', 'unreachable', 'auth', 'locked']);
-    // A code outside the table (a signal's 130) is reported as a failure, never as no error.
-    expect(errorCodeOf(130)).toBe('failed');
+  it('gives each code once, in order, and a --json error code for each failure', () => {
+    expect(Object.values(EXIT)).toEqual([0, 1, 2, 3, 4, 5, 130]);
+    expect([1, 2, 3, 4, 5, 130].map(errorCodeOf)).toEqual([
+      'failed',
+      'usage',
+      'unreachable',
+      'auth',
+      'locked',
+      'interrupted',
+    ]);
+    // A code outside the table (another signal's) is reported as a failure, never as no error.
+    expect(errorCodeOf(143)).toBe('failed');
   });
 });

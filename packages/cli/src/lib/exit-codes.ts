@@ -29,6 +29,12 @@ export const EXIT_CODES = {
       'authentication or permission problem: the key is invalid, expired or revoked, lacks a scope, or reads another team than the mirror holds',
   },
   locked: { code: 5, error: 'locked', meaning: 'the mirror is locked by another `vsf sync` run; nothing was done' },
+  interrupted: {
+    code: 130,
+    error: 'interrupted',
+    meaning:
+      'stopped with Ctrl-C (128 + SIGINT, as shells report it): a drop-off, pick-up or upload queued what the server had not confirmed (`vsf queue list`)',
+  },
 } as const;
 
 export type ExitName = keyof typeof EXIT_CODES;

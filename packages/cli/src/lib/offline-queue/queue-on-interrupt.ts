@@ -1,5 +1,6 @@
-/** 128 + SIGINT, what a shell reports for a command stopped with Ctrl-C. */
-export const INTERRUPTED_EXIT = 130;
+import { EXIT } from '../exit-codes.js';
+/** 128 + SIGINT, what a shell reports for a command stopped with Ctrl-C (the exit-code table's). */
+export const INTERRUPTED_EXIT = EXIT.interrupted;
 
 /**
  * While an operation runs live, the first Ctrl-C calls `onInterrupt` (which queues what the server has not
