@@ -1,6 +1,7 @@
 import { type ResourceVerification, sdkPageSource, verify } from '@vsf/sync';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
+import { responseTimeoutMs, SYNC_RESPONSE_TIMEOUT_MS } from '../lib/network-wait.js';
 import { seconds, wholeNumber } from '../lib/option-parsers.js';
 import { type Column, printJson, renderTable } from '../lib/output.js';
 import {
@@ -75,7 +76,9 @@ export function registerSyncVerifyCommand(sync: Command): void {
     .action(async (_flags: VerifyFlags, cmd: Command) => {
       const o = subcommandOptions<VerifyFlags>(cmd);
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(globals);
+      const client = createClient(globals, {
+        responseTimeout: responseTimeoutMs(process.env, SYNC_RESPONSE_TIMEOUT_MS),
+      });
       const sink = openMirror(o.to);
       try {
         const result = await verify({

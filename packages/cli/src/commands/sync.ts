@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
 import { collectStartupGarbage } from '../lib/lean-start.js';
+import { responseTimeoutMs, SYNC_RESPONSE_TIMEOUT_MS } from '../lib/network-wait.js';
 import { seconds } from '../lib/option-parsers.js';
 import { type Column, colorEnabled, printJson, renderTable } from '../lib/output.js';
 import { addMirrorFlags, describeRetries, type MirrorFlags, openMirror, retryOptions } from '../lib/sync-flags.js';
@@ -112,7 +113,9 @@ export function registerSyncCommand(program: Command): void {
     .action(async (o: SyncFlags, cmd: Command) => {
       collectStartupGarbage();
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(globals);
+      const client = createClient(globals, {
+        responseTimeout: responseTimeoutMs(process.env, SYNC_RESPONSE_TIMEOUT_MS),
+      });
       const sink = openMirror(o.to);
       const progress = await progressReporter(globals);
       const options: SyncOptions = {

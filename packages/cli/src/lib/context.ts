@@ -31,7 +31,7 @@ export function resolveCredentials(options: GlobalOptions, env: NodeJS.ProcessEn
 
 export function createClient(
   options: GlobalOptions,
-  overrides: { apiKey?: string; maxRetries?: number } = {},
+  overrides: { apiKey?: string; maxRetries?: number; responseTimeout?: number } = {},
 ): VsfClient {
   const { apiKey, baseUrl } = resolveCredentials(options);
   const key = overrides.apiKey ?? apiKey;
@@ -45,7 +45,7 @@ export function createClient(
     logLevel: parseLogLevel(process.env.VSF_LOG) ?? 'off',
     logger: stderrLogger,
     // A dead link is noticed in seconds (lib/network-wait.ts), and said on a terminal while retrying.
-    responseTimeout: responseTimeoutMs(),
+    responseTimeout: overrides.responseTimeout ?? responseTimeoutMs(),
     onRetry: waitingForNetwork(options),
     ...(overrides.maxRetries !== undefined ? { maxRetries: overrides.maxRetries } : {}),
   });

@@ -5,6 +5,9 @@ import { responseTimeoutMs, waitingForNetwork } from './network-wait.js';
 describe('responseTimeoutMs', () => {
   it('is 4 s unless VSF_RESPONSE_TIMEOUT gives seconds', () => {
     expect(responseTimeoutMs({})).toBe(4_000);
+    // A command with its own default (sync's) keeps it unless the variable is set.
+    expect(responseTimeoutMs({}, 30_000)).toBe(30_000);
+    expect(responseTimeoutMs({ VSF_RESPONSE_TIMEOUT: '2' }, 30_000)).toBe(2_000);
     expect(responseTimeoutMs({ VSF_RESPONSE_TIMEOUT: '0.5' })).toBe(500);
     expect(responseTimeoutMs({ VSF_RESPONSE_TIMEOUT: ' 30 ' })).toBe(30_000);
   });
