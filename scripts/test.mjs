@@ -21,6 +21,9 @@ const DATABASE_TEST_SUITES = [
   'tests/cli/offline-queue.test.ts',
   'tests/cli/interrupt.test.ts',
   'tests/cli/sync-follow.test.ts',
+  // Their PostgreSQL mirrors are written only when TEST_DATABASE_URL names a server.
+  'tests/cli/sync-garage-log.test.ts',
+  'tests/cli/sync-exit-codes.test.ts',
   'tests/browser/admin-page.test.ts',
   // The mock's conformance: the reference server's answers on PostgreSQL are the ones the mock must give.
   'tests/conformance/',
