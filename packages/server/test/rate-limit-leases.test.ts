@@ -158,6 +158,48 @@ describe('leased points over a shared store, any interleaving', () => {
   });
 });
 
+describe("a key's first lease of a window", () => {
+  /** A shared store that records the size of every lease asked of it. */
+  class RecordingStore extends RateLimiterMemory {
+    readonly asked: number[] = [];
+    override async penalty(key: string | number, points = 1, options?: { [key: string]: unknown }) {
+      this.asked.push(points);
+      return super.penalty(key, points, options);
+    }
+  }
+  const nextWindow = (store: RecordingStore) => new Promise((resolve) => setTimeout(resolve, store.msDuration + 50));
+
+  // An idle follower's long polls (one a few times a window) leased 1 point at each window's start, the
+  // store's remaining unknown, then a batch at the next request: two round trips a window where one does.
+  it('is a full batch when the window before was far from the limit: one round trip a window', async () => {
+    const store = new RecordingStore({ points: 1_000, duration: 1 });
+    const take = leasedPoints(store, 1_000, 32);
+    for (let i = 0; i < 3; i++) expect((await take('follower')).allowed).toBe(true);
+    expect(store.asked).toEqual([1, 32]);
+    await nextWindow(store);
+    for (let i = 0; i < 3; i++) expect((await take('follower')).allowed).toBe(true);
+    expect(store.asked).toEqual([1, 32, 32]);
+  });
+
+  it('stays small when the window before ended near the limit, and is 1 after a window with none', async () => {
+    const store = new RecordingStore({ points: 40, duration: 1 });
+    const take = leasedPoints(store, 40, 32);
+    let admitted = 0;
+    for (let i = 0; i < 45; i++) if ((await take('busy')).allowed) admitted++;
+    expect(admitted).toBe(40);
+    await nextWindow(store);
+    store.asked.length = 0;
+    expect((await take('busy')).allowed).toBe(true);
+    // Nothing was left at the last lease: as when unknown, one point.
+    expect(store.asked).toEqual([1]);
+    await nextWindow(store);
+    await nextWindow(store);
+    store.asked.length = 0;
+    expect((await take('busy')).allowed).toBe(true);
+    expect(store.asked).toEqual([1]);
+  });
+});
+
 describe.skipIf(!databaseUrl)('leased points over the postgres store', () => {
   const databases: Knex[] = [];
   const limiters: KeyRateLimiter[] = [];

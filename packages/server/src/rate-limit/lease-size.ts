@@ -11,8 +11,8 @@ export const DEFAULT_LEASE_MAX = 32;
  * once, nothing is left idle); `max` caps both. The shared store never grants more than the limit
  * whatever is asked (see leased-points.ts), so the size only trades round trips against idle points.
  *
- * `sharedRemaining` is undefined when this instance has not seen the key's window yet: then 1, and the
- * answer tells the next lease how much is left.
+ * `sharedRemaining` is undefined when this instance leased none of the key's points in this window or the
+ * one before: then 1, and the answer tells the next lease how much is left.
  */
 export function leaseSize(sharedRemaining: number | undefined, queued: number, max: number): number {
   const fromRemaining = sharedRemaining === undefined ? 1 : Math.floor(sharedRemaining / 8);

@@ -56,12 +56,25 @@ export function leasedPoints(store: RateLimiterAbstract, points: number, maxLeas
     msBeforeNext: Math.max(0, lease.expiresAt - now),
   });
 
-  /** Forgets the leases of ended windows, at most once a window, so keys seen once do not stay for ever. */
+  /**
+   * Forgets the leases of windows that ended a window ago or more, at most once a window, so keys seen once
+   * do not stay for ever (one that ended since still sizes the key's first lease of the next window).
+   */
   const sweep = (now: number) => {
     if (now < nextSweep) return;
     nextSweep = now + windowMs;
-    for (const [id, lease] of leases) if (!lease.pending && lease.expiresAt <= now) leases.delete(id);
+    for (const [id, lease] of leases) if (!lease.pending && lease.expiresAt <= now - windowMs) leases.delete(id);
   };
+
+  /**
+   * What the store has left for the key, as far as this instance knows: in the current window, what its last
+   * lease said; in the window after, what it said then (at the key's pace then, a fresh window has as much
+   * left or more), so a key far from its limit starts each window with a full batch and one near it a small
+   * one. A key seen here only once a window (an idle follower's long polls) used to lease 1 point,
+   * then a batch: two round trips each window where one does. Unknown after a window with no lease here.
+   */
+  const knownRemaining = (lease: Lease, now: number) =>
+    lease.expiresAt > now - windowMs ? lease.sharedRemaining : undefined;
 
   /**
    * One round trip to the shared store for `id`. For a request that found no point (`forRequest`), which
@@ -69,7 +82,7 @@ export function leasedPoints(store: RateLimiterAbstract, points: number, maxLeas
    */
   const renew = async (id: string, lease: Lease, forRequest: boolean): Promise<PointDecision> => {
     const started = Date.now();
-    const known = lease.expiresAt > started ? lease.sharedRemaining : undefined;
+    const known = knownRemaining(lease, started);
     const size = leaseSize(known, lease.queued + (forRequest ? 1 : 0), maxLease);
     const trip = store.penalty(id, size);
     // A store failure fails the waiters too, as it failed each request before leases.
