@@ -2,6 +2,7 @@ import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { ASSISTANT_SCOPES } from '@vsf/contract';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Knex } from 'knex';
+import { ApiHttpError } from '../errors/api-http-error.js';
 import { pagePolicy } from '../http/admin-page/admin-page.js';
 import { clientAddress } from '../http/request-guard.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
@@ -52,7 +53,9 @@ function perAddressLimit(limiter: KeyRateLimiter | undefined, name: string): Req
       await limiter.consume(`oauth-${name}:${clientAddress(req)}`, res);
       next();
     } catch (error) {
-      const retryAfter = (error as { headers?: Record<string, string> }).headers?.['Retry-After'] ?? '60';
+      // Only the limit's own refusal is a 429: a failing store is the server's fault (logged, 500), not the client's.
+      if (!(error instanceof ApiHttpError && error.status === 429)) return next(error);
+      const retryAfter = error.headers['Retry-After'] ?? '60';
       res.set('Retry-After', retryAfter);
       oauthError(res, 429, 'too_many_requests', `Too many ${name} requests; retry after ${retryAfter} s`);
     }
