@@ -17,10 +17,11 @@ const CRON_INTERVAL_MS = 60_000;
  * - what recording every change costs writes: POST /cars with the cars table's event trigger on, against
  *   the same server with it disabled, alternated so drift hits both (target: under 10 % slower);
  * - how far behind `vsf sync --follow` keeps a mirror: from a PATCH's response to its value in the
- *   follower's SQLite mirror, one change at a time (target p99 under 2 s), beside the cron it replaces.
+ *   follower's SQLite mirror, one change at a time (targets p50 ≤ 50 ms, p99 ≤ 250 ms), beside the cron it
+ *   replaces.
  */
 export async function events(ctx: BenchContext): Promise<Figure[]> {
-  return [await writeCost(ctx), await followLatency(ctx)];
+  return [await writeCost(ctx), ...(await followLatency(ctx))];
 }
 
 async function writeCost(ctx: BenchContext): Promise<Figure> {
@@ -71,7 +72,7 @@ async function writeCost(ctx: BenchContext): Promise<Figure> {
   });
 }
 
-async function followLatency(ctx: BenchContext): Promise<Figure> {
+async function followLatency(ctx: BenchContext): Promise<Figure[]> {
   const { server, small } = ctx;
   const vsf = await bundle('packages/cli/src/bin/vsf.ts', join(ROOT, 'bench/.build'));
   const file = join(ctx.tmp, 'follow.db');
@@ -107,18 +108,35 @@ async function followLatency(ctx: BenchContext): Promise<Figure> {
     const p50 = lags[Math.floor(lags.length * 0.5)] as number;
     const p99 = lags[Math.ceil(lags.length * 0.99) - 1] as number;
     ctx.log(`follow latency: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${lags.length} changes`);
-    return figure({
-      id: 'follow-latency',
-      title: `Change to mirror with vsf sync --follow, p99 of ${CHANGES}`,
-      unit: 'ms',
-      value: p99,
-      floor: CRON_INTERVAL_MS,
-      comparison: '<=',
-      target: 2000,
-      targetOn: 'value',
-      floorIs: 'the staleness a once-a-minute cron `vsf sync` allows (the interval it replaces)',
-      details: { p50Ms: Math.round(p50), p99Ms: Math.round(p99), maxMs: Math.round(lags.at(-1) as number) },
-    });
+    const details = { p50Ms: Math.round(p50), p99Ms: Math.round(p99), maxMs: Math.round(lags.at(-1) as number) };
+    const floorIs = 'the staleness a once-a-minute cron `vsf sync` allows (the interval it replaces)';
+    // Issue #34's targets: the feed wakes on commit, so a change reaches the mirror in one round trip or two.
+    return [
+      figure({
+        id: 'follow-latency-p50',
+        title: `Change to mirror with vsf sync --follow, p50 of ${CHANGES}`,
+        unit: 'ms',
+        value: p50,
+        floor: CRON_INTERVAL_MS,
+        comparison: '<=',
+        target: 50,
+        targetOn: 'value',
+        floorIs,
+        details,
+      }),
+      figure({
+        id: 'follow-latency',
+        title: `Change to mirror with vsf sync --follow, p99 of ${CHANGES}`,
+        unit: 'ms',
+        value: p99,
+        floor: CRON_INTERVAL_MS,
+        comparison: '<=',
+        target: 250,
+        targetOn: 'value',
+        floorIs,
+        details,
+      }),
+    ];
   } finally {
     await stop(follower);
   }

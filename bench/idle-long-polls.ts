@@ -1,0 +1,147 @@
+import autocannon from 'autocannon';
+import { createKey, createTeam } from './lib/admin-keys.js';
+import type { BenchContext } from './lib/bench-context.js';
+import { type Figure, figure } from './lib/figure.js';
+
+/** Waiting `GET /events` requests held open at once, as 1 000 idle followers would. */
+const POLLS = 1_000;
+/** A key holds at most this many waits per instance (MAX_EVENTS_WAITS_PER_KEY): 200 keys. */
+const WAITS_PER_KEY = 5;
+/** What `client.events.follow` (and `vsf sync --follow`) asks for: each poll answers empty and polls again. */
+const WAIT_SECONDS = 25;
+/** A whole rate-limit window (and two re-polls of every follower): what a key costs once a minute counts. */
+const WINDOW_MS = 60_000;
+const CARS_CONNECTIONS = 8;
+const CARS_SECONDS = 6;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Tables whose writes tell where the queries go (migration 020's counters, keys' last use, the feed's heads). */
+const TABLES = ['rate_limits', 'api_keys', 'team_event_heads'];
+
+/**
+ * What 1 000 idle long polls cost everyone else: the statements per second the database runs while they wait
+ * (over a whole minute, beyond the idle server's own: the listener's heartbeat, the dispatcher's poll), and
+ * another team's `GET /cars` p99 while they wait, against the same load without them before and after.
+ * Statements are counted by PostgreSQL (`pg_stat_database`: each of these is a transaction of its own), so
+ * everything counts, the rate-limit store and the keys' last-use stamps too.
+ */
+export async function idleLongPolls(ctx: BenchContext): Promise<Figure[]> {
+  const { server, db, small } = ctx;
+  const carsP99 = async () => {
+    const result = await autocannon({
+      url: `${server.baseUrl}/cars?limit=50`,
+      connections: CARS_CONNECTIONS,
+      duration: CARS_SECONDS,
+      headers: { authorization: `Bearer ${small.key}` },
+    });
+    const failed = result.non2xx + result.errors + result.timeouts;
+    if (failed > 0) throw new Error(`GET /cars: ${failed} failed requests`);
+    return result.latency.p99;
+  };
+  const counters = async () => {
+    const total = await db.knex.raw(
+      'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+    );
+    const tables = await db.knex.raw(
+      'select relname, n_tup_ins + n_tup_upd + n_tup_del as n from pg_stat_user_tables where relname = any(?)',
+      [TABLES],
+    );
+    const byTable = Object.fromEntries(
+      (tables.rows as { relname: string; n: string }[]).map((row) => [row.relname, Number(row.n)]),
+    );
+    return { at: performance.now(), total: Number(total.rows[0].n), byTable };
+  };
+  /** Statements per second over `ms`, and rows written per second to each of TABLES. */
+  const rate = async (ms: number) => {
+    const before = await counters();
+    await sleep(ms);
+    const after = await counters();
+    const seconds = (after.at - before.at) / 1000;
+    const perTable = Object.fromEntries(
+      TABLES.map((table) => [table, ((after.byTable[table] ?? 0) - (before.byTable[table] ?? 0)) / seconds]),
+    );
+    return { total: (after.total - before.total) / seconds, perTable };
+  };
+
+  await carsP99(); // warm-up
+  const carsBefore = await carsP99();
+  const idle = await rate(WINDOW_MS);
+  ctx.log(`idle server: ${idle.total.toFixed(1)} statements/s`);
+
+  const team = await createTeam(server, 'Bench idle followers');
+  const keys: string[] = [];
+  for (let n = 0; n < POLLS / WAITS_PER_KEY; n++) keys.push(await createKey(server, team, ['read:cars']));
+  const feed = (key: string, query: string, signal?: AbortSignal) =>
+    fetch(`${server.baseUrl}/events?${query}`, { headers: { authorization: `Bearer ${key}` }, signal: signal ?? null });
+  const head = ((await (await feed(keys[0] as string, 'limit=0')).json()) as { nextCursor: number }).nextCursor;
+  const stop = new AbortController();
+  let answered = 0;
+  let failed = 0;
+  const follow = async (key: string) => {
+    while (!stop.signal.aborted) {
+      try {
+        const res = await feed(key, `after=${head}&wait=${WAIT_SECONDS}`, stop.signal);
+        await res.arrayBuffer();
+        if (res.ok) answered++;
+        else failed++;
+      } catch {
+        if (!stop.signal.aborted) failed++;
+      }
+    }
+  };
+  const followers = Array.from({ length: POLLS }, (_, n) => follow(keys[n % keys.length] as string));
+  let polling: Awaited<ReturnType<typeof rate>>;
+  let carsDuring: number;
+  try {
+    // Every follower has answered once and polled again: the steady state, not the first requests.
+    await sleep(WAIT_SECONDS * 1000 + 5_000);
+    polling = await rate(WINDOW_MS);
+    carsDuring = await carsP99();
+  } finally {
+    stop.abort();
+    await Promise.all(followers);
+  }
+  if (failed > 0) throw new Error(`${failed} long polls failed (answered ${answered})`);
+  const carsAfter = await carsP99();
+  const extra = Math.max(0, polling.total - idle.total);
+  const carsWithout = (carsBefore + carsAfter) / 2;
+  ctx.log(
+    `${POLLS} idle long polls: ${polling.total.toFixed(1)} statements/s (idle ${idle.total.toFixed(1)}), ` +
+      `GET /cars p99 ${carsDuring} ms (without ${carsBefore} / ${carsAfter} ms)`,
+  );
+  const perSecond = (rates: Record<string, number>, prefix: string) =>
+    Object.fromEntries(Object.entries(rates).map(([table, n]) => [`${prefix}${table}PerS`, Math.round(n * 100) / 100]));
+  return [
+    figure({
+      id: 'idle-long-polls-queries',
+      title: `Database statements per second from ${POLLS} idle long polls (${POLLS / WAITS_PER_KEY} keys, wait=${WAIT_SECONDS})`,
+      unit: '/s',
+      value: extra,
+      floor: idle.total,
+      comparison: '<=',
+      target: 5,
+      targetOn: 'value',
+      floorIs:
+        'the idle server’s own statements per second (listener heartbeat, dispatcher poll), measured before; the value is what the polls add',
+      details: {
+        withPollsPerS: Math.round(polling.total * 100) / 100,
+        idlePerS: Math.round(idle.total * 100) / 100,
+        ...perSecond(polling.perTable, 'rowsWritten_'),
+        pollsAnswered: answered,
+        windowS: WINDOW_MS / 1000,
+      },
+    }),
+    figure({
+      id: 'idle-long-polls-cars-p99',
+      title: `Another team's GET /cars?limit=50 p99 (${CARS_CONNECTIONS} connections) during ${POLLS} idle long polls`,
+      unit: 'ms',
+      value: carsDuring,
+      floor: carsWithout,
+      comparison: '<=',
+      target: 1.2,
+      floorIs: 'the same load without the long polls, mean of the runs before and after',
+      details: { withoutBeforeMs: carsBefore, withoutAfterMs: carsAfter, duringMs: carsDuring },
+    }),
+  ];
+}
