@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import autocannon from 'autocannon';
 import { createKey, createTeam } from './lib/admin-keys.js';
 import type { BenchContext } from './lib/bench-context.js';
@@ -76,6 +77,8 @@ export async function idleLongPolls(ctx: BenchContext): Promise<Figure[]> {
     fetch(`${server.baseUrl}/events?${query}`, { headers: { authorization: `Bearer ${key}` }, signal: signal ?? null });
   const head = ((await (await feed(keys[0] as string, 'limit=0')).json()) as { nextCursor: number }).nextCursor;
   const stop = new AbortController();
+  // Node's fetch leaves a listener on the signal per request it is given: thousands here, all ended by `stop`.
+  setMaxListeners(0, stop.signal);
   let answered = 0;
   let failed = 0;
   const follow = async (key: string) => {
