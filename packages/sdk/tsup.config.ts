@@ -1,5 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { publishedBuild } from '../../scripts/tsup-published.js';
+
+// The User-Agent's version is generated (src/generated/constants.ts) rather than imported from package.json, which
+// a bundle would carry whole; a release that bumped the version without `pnpm generate` must not build.
+const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string };
+if (
+  !readFileSync(new URL('src/generated/constants.ts', import.meta.url), 'utf8').includes(`SDK_VERSION = '${version}'`)
+) {
+  throw new Error(
+    `src/generated/constants.ts does not carry version ${version} of package.json: run \`pnpm generate\``,
+  );
+}
 
 const shared: Options = {
   ...publishedBuild,

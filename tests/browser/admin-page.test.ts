@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AdminGrant, AdminKey, AdminMember, AdminTeam, V1Car } from '@vsf/contract';
-import { AuthenticationError, PermissionDeniedError, VsfClient } from '@vsf/sdk';
+import type { AdminGrant, AdminKey, AdminMember, AdminTeam } from '@vsf/contract';
+import { AuthenticationError, PermissionDeniedError, type V1Car, VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

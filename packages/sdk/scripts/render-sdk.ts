@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { EndpointDefinition } from '@vsf/contract';
+import { docComment } from './doc-comment.js';
+import type { OperationTypes } from './render-types.js';
 
 export interface ClientSpec {
   className: string;
@@ -9,6 +11,8 @@ export interface ClientSpec {
   endpoints: Record<string, EndpointDefinition>;
   /** The generated route table's export name and module (`apiEndpoints` in `./api-endpoints.js`). */
   routes: { name: string; module: string };
+  /** The named types of each operation's body, query and result (`./types.js`). */
+  types: Record<string, OperationTypes>;
   constructorBody: string;
   optionsType: string;
   extensionsDir: string;
@@ -50,56 +54,29 @@ function jsdoc(e: EndpointDefinition, indent: string): string {
     e.summary,
     ...(e.description ? ['', ...e.description.split('\n')] : []),
     '',
-    `\`${e.method.toUpperCase()} ${e.basePath ?? ''}${e.path}\`${e.surface === 'v1' ? ` — scopes: ${scopes.length ? scopes.join(', plus ') : 'none'}` : ''}`,
+    `\`${e.method.toUpperCase()} ${e.basePath ?? ''}${e.path}\`${e.surface === 'v1' ? ` - scopes: ${scopes.length ? scopes.join(', plus ') : 'none'}` : ''}`,
     ...(e.fieldScopes ?? []).map(
       (rule) =>
         `\`${rule.field}\`${rule.values ? ` = ${rule.values.map((v) => `\`${String(v)}\``).join(' or ')}` : ''} also needs ${rule.scopes.all.map((s) => `\`${s}\``).join(' and ')} (${rule.effect})`,
     ),
   ];
-  return `${indent}/**\n${lines.map((l) => `${indent} *${l ? ` ${asciiText(l).replace(/\*\//g, '*\\/')}` : ''}`).join('\n')}\n${indent} */`;
-}
-
-const ASCII_FOR: Record<string, string> = {
-  '\u2018': "'",
-  '\u2019': "'",
-  '\u201c': '"',
-  '\u201d': '"',
-  '\u2014': '-',
-  '\u2013': '-',
-  '\u2026': '...',
-  '\u2192': '->',
-  '\u00d7': 'x',
-  '\u2265': '>=',
-  '\u2264': '<=',
-};
-
-/**
- * Doc comments in ASCII: a build keeps them (esbuild leaves comments on class members), and one non-ASCII
- * character anywhere makes Node hold the whole module's source at two bytes a character (~0.5 MB of a
- * `vsf` run). Strings are escaped by the build itself (`charset: 'ascii'`).
- */
-function asciiText(text: string): string {
-  const ascii = text.replace(
-    /[\u2018\u2019\u201c\u201d\u2014\u2013\u2026\u2192\u00d7\u2265\u2264]/g,
-    (c) => ASCII_FOR[c] ?? c,
-  );
-  return ascii.replace(/[^ -~\t]/g, (c) => `&#x${c.codePointAt(0)?.toString(16)};`);
+  return docComment(lines, indent).join('\n');
 }
 
 /** A response that is not a page and carries more than `data` (`{data, nextCursor, hasMore}`) is returned whole. */
-function isEnvelope(e: EndpointDefinition): boolean {
+export function isEnvelope(e: EndpointDefinition): boolean {
   const shape = (e.response.schema as { shape?: Record<string, unknown> }).shape;
   return !e.paginated && !e.response.contentType && !!shape && Object.keys(shape).some((key) => key !== 'data');
 }
 
-function method(e: EndpointDefinition): string[] {
+function method(e: EndpointDefinition, types: OperationTypes): string[] {
   const id = e.operationId;
   const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   const args = params.map((p) => `${p}: string`);
   const route = `routes.${id}`;
-  if (e.body) args.push(`body: EndpointBodyInput<typeof ${id}>`);
+  if (e.body) args.push(`body: ${types.body}`);
   // A query with required parameters (e.g. a calendar window) is a required argument.
-  if (e.query) args.push(`query: EndpointQueryInput<typeof ${id}>${e.query.safeParse({}).success ? ' = {}' : ''}`);
+  if (e.query) args.push(`query: ${types.query}${e.query.safeParse({}).success ? ' = {}' : ''}`);
   args.push('options?: RequestOptions');
   const callArgs = [
     params.length ? `params: { ${params.join(', ')} }` : '',
@@ -110,21 +87,36 @@ function method(e: EndpointDefinition): string[] {
   const out: string[] = [];
   if (e.paginated) {
     out.push(jsdoc(e, '  '));
-    out.push(`  ${e.sdk.method}(${args.join(', ')}): PagePromise<ListItem<typeof ${id}>> {`);
+    out.push(`  ${e.sdk.method}(${args.join(', ')}): PagePromise<${types.result}> {`);
     out.push(`    return this._client.requestPage(${route}, ${argObject}, options);`);
     out.push('  }', '');
     out.push(`  /** Every record of \`${e.sdk.method}\`, across pages of 200, fetched lazily. */`);
-    out.push(`  ${e.sdk.method}All(${args.join(', ')}): AsyncGenerator<ListItem<typeof ${id}>> {`);
+    out.push(`  ${e.sdk.method}All(${args.join(', ')}): AsyncGenerator<${types.result}> {`);
     out.push(`    return this._client.requestAll(${route}, ${argObject}, options);`);
     out.push('  }', '');
   } else {
     out.push(jsdoc(e, '  '));
-    out.push(`  ${e.sdk.method}(${args.join(', ')}): APIPromise<DataOf<typeof ${id}>> {`);
+    out.push(`  ${e.sdk.method}(${args.join(', ')}): APIPromise<${types.result}> {`);
     const call = e.response.contentType ? 'requestBinary' : isEnvelope(e) ? 'requestBody' : 'requestData';
     out.push(`    return this._client.${call}(${route}, ${argObject}, options);`);
     out.push('  }', '');
   }
   return out;
+}
+
+function typesOf(spec: Pick<ClientSpec, 'types'>, e: EndpointDefinition): OperationTypes {
+  const types = spec.types[e.operationId];
+  if (!types) throw new Error(`${e.operationId} has no generated types: is it in the OpenAPI document?`);
+  return types;
+}
+
+/** The type names a module's methods or routes are written in, once each. */
+function namedTypes(spec: Pick<ClientSpec, 'types'>, endpoints: EndpointDefinition[]): string[] {
+  const names = endpoints.flatMap((e) => {
+    const { body, query, result } = typesOf(spec, e);
+    return [body, query, result?.replace(/\[\]$/, '')].filter((n): n is string => !!n && n !== 'Response');
+  });
+  return [...new Set(names)].sort();
 }
 
 /** Renders one client module: a resource class per namespace, nested as the contract's `sdk.namespace` says. */
@@ -148,7 +140,7 @@ export function renderClient(spec: ClientSpec): string {
     }
     if (node.children.size) lines.push('');
     for (const e of [...node.endpoints].sort((a, b) => a.sdk.method.localeCompare(b.sdk.method)))
-      lines.push(...method(e));
+      lines.push(...method(e, typesOf(spec, e)));
     while (lines.at(-1) === '') lines.pop();
     lines.push('}');
     classes.push(lines.join('\n'));
@@ -156,20 +148,17 @@ export function renderClient(spec: ClientSpec): string {
   visit(root);
 
   const top = [...root.children.entries()].sort(([a], [b]) => a.localeCompare(b));
-  const ids = endpoints.map((e) => e.operationId);
   return [
     '// Generated by packages/sdk/scripts/generate.ts from @vsf/contract. Do not edit: run `pnpm generate`.',
     '/* eslint-disable */',
-    // The contract's declarations are types here; at run time the methods use the plain route table.
-    `import type { EndpointBodyInput, EndpointQueryInput, ${ids.join(', ')} } from '@vsf/contract';`,
     "import type { APIPromise } from '../core/api-promise.js';",
     "import { APIResource } from '../core/api-resource.js';",
     "import { BaseClient } from '../core/base-client.js';",
     "import type { ClientOptions, RequestOptions } from '../core/client-options.js';",
-    "import type { DataOf, ListItem } from '../core/endpoint-types.js';",
     "import type { PagePromise } from '../core/page.js';",
     ...extensions.sort(),
     `import { ${spec.routes.name} as routes } from './${spec.routes.module}.js';`,
+    `import type { ${namedTypes(spec, endpoints).join(', ')} } from './types.js';`,
     '',
     ...classes.flatMap((c) => [c, '']),
     `export class ${spec.className} extends BaseClient {`,
@@ -185,16 +174,16 @@ export function renderClient(spec: ClientSpec): string {
 
 /**
  * Renders the route table of one client: per operation id, only what a request needs at run time (method,
- * path, paginated, idempotent), as plain data. Each entry is typed by its contract declaration, imported as a
- * type, so `client.request(apiEndpoints.getCar, …)` stays fully typed without loading a schema.
+ * path, paginated, idempotent), as plain data. Each entry carries its operation's named types, so
+ * `client.request(apiEndpoints.getCar, …)` is typed like `client.cars.get` without loading a schema.
  */
 export function renderRoutes(
   name: string,
   endpoints: Record<string, EndpointDefinition>,
   idempotent: (e: EndpointDefinition) => boolean,
+  types: Record<string, OperationTypes>,
 ): string {
   const sorted = Object.values(endpoints).sort((a, b) => a.operationId.localeCompare(b.operationId));
-  const ids = sorted.map((e) => e.operationId);
   const entry = (e: EndpointDefinition) => {
     const data = {
       operationId: e.operationId,
@@ -207,13 +196,15 @@ export function renderRoutes(
       ...(isEnvelope(e) ? { envelope: true } : {}),
     };
     const fields = Object.entries(data).map(([k, v]) => `${k}: ${typeof v === 'string' ? `'${v}'` : v}`);
-    return `  ${e.operationId}: { ${fields.join(', ')} } as Route<typeof ${e.operationId}>,`;
+    const t = typesOf({ types }, e);
+    const routeTypes = `{ path: '${e.path}'; paginated: ${e.paginated === true}; query: ${t.query ?? 'undefined'}; body: ${t.body ?? 'undefined'}; result: ${t.result} }`;
+    return `  ${e.operationId}: { ${fields.join(', ')} } as Route<${routeTypes}>,`;
   };
   return [
     '// Generated by packages/sdk/scripts/generate.ts from @vsf/contract. Do not edit: run `pnpm generate`.',
     '/* eslint-disable */',
-    `import type { ${ids.join(', ')} } from '@vsf/contract';`,
     "import type { Route } from '../core/endpoint-types.js';",
+    `import type { ${namedTypes({ types }, sorted).join(', ')} } from './types.js';`,
     '',
     '/** Every endpoint of this API by operation id, as the plain data a request needs; for `client.request()`. */',
     `export const ${name} = {`,

@@ -1,18 +1,43 @@
-import { apiEndpoints as contractEndpoints, type V1Car, type V1Customer } from '@vsf/contract';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { APIPromise } from '../src/core/api-promise.js';
 import type { Page, PagePromise } from '../src/core/page.js';
 import { VsfClient } from '../src/generated/vsf-client.js';
-import { apiEndpoints, type Route, type V1CarCreate } from '../src/index.js';
+import {
+  type ApiErrorCode,
+  apiEndpoints,
+  type BadRequestError,
+  type CarEvent,
+  type NotAnImageError,
+  type PhotoTooLargeError,
+  type Route,
+  type V1Car,
+  type V1CarCreate,
+  type V1CarCreateParams,
+  type V1CarListParams,
+  type V1Customer,
+  type V1Event,
+  type ValidationIssue,
+  type VsfError,
+} from '../src/index.js';
 
 // Compile-time checks (vitest typechecks them through tsc in `pnpm typecheck`); the bodies never run requests.
 describe('inferred types', () => {
   const client = new VsfClient({ apiKey: 'vsf_abcdefghijkl.x', baseUrl: 'http://unused.test', logLevel: 'off' });
 
-  it('resolves single records and pages to the contract types', () => {
-    expectTypeOf(client.cars.get).returns.resolves.toEqualTypeOf<V1Car>();
+  it('writes methods in named interfaces', () => {
+    expectTypeOf(client.cars.get).returns.toEqualTypeOf<APIPromise<V1Car>>();
+    expectTypeOf(client.cars.create).parameter(0).toEqualTypeOf<V1CarCreateParams>();
+    expectTypeOf(client.cars.list).parameter(0).toEqualTypeOf<V1CarListParams | undefined>();
     expectTypeOf(client.customers.list).returns.resolves.toEqualTypeOf<Page<V1Customer>>();
     expectTypeOf(client.cars.listAll).returns.toEqualTypeOf<AsyncGenerator<V1Car>>();
+    // The contract's name of a body stays, as the same type.
+    expectTypeOf<V1CarCreate>().toEqualTypeOf<V1CarCreateParams>();
+  });
+
+  it('types every record field as the server sends it', () => {
+    expectTypeOf<V1Car['teamId']>().toEqualTypeOf<string | null>();
+    expectTypeOf<V1Customer['teamId']>().toEqualTypeOf<string | null>();
+    expectTypeOf<V1Car['year']>().toEqualTypeOf<number>();
   });
 
   it('rejects wrong bodies and ids at compile time', () => {
@@ -35,39 +60,43 @@ describe('inferred types', () => {
     expectTypeOf(compileOnly).toBeFunction();
   });
 
-  it('types client.request() by a contract declaration as by a generated route', () => {
-    expectTypeOf(client.request(contractEndpoints.listCars, { query: { limit: 200 } })).toEqualTypeOf<
-      PagePromise<V1Car>
-    >();
-    expectTypeOf(client.request(contractEndpoints.getCar, { params: { carId: 'c' } })).toEqualTypeOf<
-      APIPromise<V1Car>
-    >();
-    const compileOnly = () => {
-      // @ts-expect-error getCar needs its carId
-      client.request(contractEndpoints.getCar);
-      // @ts-expect-error a wrong body field
-      client.request(contractEndpoints.createCar, { body: { year: 2000, make: 'A', model: 'B', wheels: 4 } });
+  it('narrows an event by its type to the record it carries', () => {
+    const handle = (event: V1Event) => {
+      if (event.type === 'car.updated') {
+        expectTypeOf(event).toEqualTypeOf<CarEvent>();
+        expectTypeOf(event.data).toEqualTypeOf<V1Car | null>();
+      }
+      if (event.resource === 'customer') expectTypeOf(event.data).toEqualTypeOf<V1Customer | null>();
+      // @ts-expect-error no such event
+      if (event.type === 'car.exploded') return;
     };
-    expectTypeOf(compileOnly).toBeFunction();
+    expectTypeOf(handle).toBeFunction();
   });
 
-  it('exports routes as plain data and contract schemas as types only', () => {
+  it('types error codes and a 400 details', () => {
+    expectTypeOf<BadRequestError['details']>().toEqualTypeOf<ValidationIssue[]>();
+    expectTypeOf<ApiErrorCode>().toExtend<NonNullable<VsfError['code']>>();
+    expectTypeOf<'not_found'>().toExtend<ApiErrorCode>();
+    expectTypeOf<PhotoTooLargeError['code']>().toEqualTypeOf<'photo_too_large'>();
+    expectTypeOf<NotAnImageError>().toExtend<VsfError>();
+  });
+
+  it('exports routes as plain data', () => {
     expectTypeOf(apiEndpoints.getCar).toExtend<Route>();
     expectTypeOf(apiEndpoints.listCars.paginated).toEqualTypeOf<true>();
     expectTypeOf(apiEndpoints.getCar.paginated).toEqualTypeOf<false>();
     expectTypeOf(apiEndpoints.getCar.path).toEqualTypeOf<'/cars/{carId}'>();
-    expectTypeOf<V1CarCreate>().toHaveProperty('make');
     const compileOnly = async () => {
       // @ts-expect-error the route table carries no schema
       apiEndpoints.createCar.body;
       const sdk = await import('../src/index.js');
-      // @ts-expect-error contract schemas are re-exported as types: the SDK's JavaScript has no zod schema
+      // @ts-expect-error record and body types are types: the SDK's JavaScript has no schema
       sdk.V1CarCreate;
     };
     expectTypeOf(compileOnly).toBeFunction();
   });
 
-  it('types client.request() by the endpoint declaration', () => {
+  it('types client.request() by the route', () => {
     expectTypeOf(client.request(apiEndpoints.listCars, { query: { limit: 200 } })).toEqualTypeOf<PagePromise<V1Car>>();
     expectTypeOf(client.request(apiEndpoints.getCar, { params: { carId: 'c' } })).toEqualTypeOf<APIPromise<V1Car>>();
     expectTypeOf(client.request(apiEndpoints.listCustomers).withResponse()).resolves.toHaveProperty('response');

@@ -1,12 +1,12 @@
 import { TimeoutError as KyTimeoutError } from 'ky';
 import { AbortError } from 'p-retry';
-import sdkPackage from '../../package.json' with { type: 'json' };
+import { SDK_VERSION } from '../generated/constants.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { AttemptTimeout } from './attempt-timeout.js';
 import { type ClientOptions, env, type RequestOptions } from './client-options.js';
 import { connectionFailure } from './connection-failure.js';
-import type { DeclarationOf, EndpointPromise, RequestArgsFor, RouteLike } from './endpoint-types.js';
-import { ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
+import type { EndpointPromise, RequestArgsFor, Route, RouteLike, TypesOf } from './endpoint-types.js';
+import { ClientConfigurationError, ConnectionError, errorFromResponse, TimeoutError, VsfError } from './errors.js';
 import { exchangeThroughKy } from './exchange-through-ky.js';
 import { type AttemptLimits, type Exchange, exchangeWithin } from './exchange-within.js';
 import { expandPath } from './expand-path.js';
@@ -45,8 +45,8 @@ type PickRequired<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** A few seconds: an API answers in well under one; a dead link should not hold staff for a minute. */
 const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
-/** From package.json, bundled in at build, so `changeset version` releases never send a stale User-Agent. */
-const VERSION = sdkPackage.version;
+/** Generated from package.json (not imported: a bundle would carry the whole manifest); a build checks it. */
+const VERSION = SDK_VERSION;
 
 /** The request pipeline every generated resource uses: auth, retries, idempotency, timeouts, errors. */
 /** What one call sends and how its parsed body becomes the call's result. */
@@ -75,7 +75,10 @@ export class BaseClient {
   constructor(options: ClientOptions & { credential?: string | undefined }, config: CredentialConfig) {
     const credential = options.credential ?? env(config.envName);
     if (!credential) {
-      throw new VsfError(`No ${config.describe}: pass it to the constructor or set ${config.envName}`);
+      throw new ClientConfigurationError(
+        `No ${config.describe}: pass it to the constructor or set ${config.envName}`,
+        'missing_credential',
+      );
     }
     this.credential = credential;
     this.baseUrl = (options.baseUrl ?? env(config.baseUrlEnv) ?? config.defaultBaseUrl).replace(/\/+$/, '');
@@ -83,12 +86,18 @@ export class BaseClient {
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.responseTimeout = options.responseTimeout ?? DEFAULT_RESPONSE_TIMEOUT_MS;
     if (!(this.responseTimeout > 0)) {
-      throw new VsfError(`responseTimeout must be a number of milliseconds > 0, got ${options.responseTimeout}`);
+      throw new ClientConfigurationError(
+        `responseTimeout must be a number of milliseconds > 0, got ${options.responseTimeout}`,
+        'invalid_option',
+      );
     }
     this.onRetry = options.onRetry;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
-      throw new VsfError(`maxRetries must be a whole number ≥ 0, got ${options.maxRetries}`);
+      throw new ClientConfigurationError(
+        `maxRetries must be a whole number ≥ 0, got ${options.maxRetries}`,
+        'invalid_option',
+      );
     }
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.headers = baseHeaders(
@@ -102,16 +111,16 @@ export class BaseClient {
   }
 
   /**
-   * Calls any endpoint of the contract, resolving exactly as its generated method does: a paginated endpoint
+   * Calls any endpoint of the API, resolving exactly as its generated method does: a paginated endpoint
    * to a `Page`, any other to the record unwrapped from `data`. For code that handles endpoints generically:
    * `await client.request(apiEndpoints.listCars, { query: { limit: 200 } }).withResponse()`.
    */
-  request<R extends RouteLike>(
+  request<R extends Route>(
     endpoint: R,
-    ...rest: keyof PickRequired<RequestArgsFor<DeclarationOf<R>>> extends never
-      ? [args?: RequestArgsFor<DeclarationOf<R>>, options?: RequestOptions]
-      : [args: RequestArgsFor<DeclarationOf<R>>, options?: RequestOptions]
-  ): EndpointPromise<DeclarationOf<R>>;
+    ...rest: keyof PickRequired<RequestArgsFor<TypesOf<R>>> extends never
+      ? [args?: RequestArgsFor<TypesOf<R>>, options?: RequestOptions]
+      : [args: RequestArgsFor<TypesOf<R>>, options?: RequestOptions]
+  ): EndpointPromise<TypesOf<R>>;
   /**
    * The same call with a result type of your own, `client.request<MyType>(endpoint, args)`, for endpoints only
    * known at run time. Only with an explicit type argument, so the typed form above stays strict.

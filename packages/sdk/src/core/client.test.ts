@@ -1,10 +1,10 @@
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiEndpoints } from '@vsf/contract';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiEndpoints } from '../generated/api-endpoints.js';
 import { VsfClient } from '../generated/vsf-client.js';
 import {
   AuthenticationError,
@@ -42,6 +42,9 @@ describe('construction', () => {
   it('fails at construction, not at the first request, when no key is configured', () => {
     vi.stubEnv('VSF_API_KEY', '');
     expect(() => new VsfClient({ baseUrl: BASE })).toThrow(/No API key: pass it to the constructor or set VSF_API_KEY/);
+    expect(() => new VsfClient({ baseUrl: BASE })).toThrow(
+      expect.objectContaining({ name: 'ClientConfigurationError', code: 'missing_credential' }),
+    );
     vi.unstubAllEnvs();
   });
 
@@ -156,6 +159,15 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(VsfError);
     expect(error).toMatchObject({ status, code, details, requestId: 'req-1', message });
     expect((error as VsfError).headers?.get('retry-after')).toBe('0');
+  });
+
+  it('gives a 400 without issues (invalid_json) an empty details list, never null', async () => {
+    server.use(http.post(`${BASE}/cars`, () => apiError(400, 'Body is not valid JSON', 'invalid_json', null)));
+    const error = await client({ maxRetries: 0 })
+      .cars.create({ year: 2000, make: 'A', model: 'B' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ code: 'invalid_json', details: [] });
   });
 
   it('names the missing scope and the retry-after seconds', async () => {

@@ -1,27 +1,32 @@
-import type {
-  EndpointBodyInput,
-  EndpointDefinition,
-  EndpointQueryInput,
-  EndpointResponse,
-  HttpMethod,
-} from '@vsf/contract';
 import type { APIPromise } from './api-promise.js';
 import type { PagePromise } from './page.js';
 
-declare const declaration: unique symbol;
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+/** The types of one operation, generated from the contract: what `client.request(route, …)` checks and returns. */
+export interface RouteTypes {
+  /** Relative to the client's base URL, OpenAPI style: `/cars/{carId}`. */
+  path: string;
+  paginated: boolean;
+  query: object | undefined;
+  body: unknown;
+  /** What the call resolves to: the record (the item of a page when paginated), the whole body, or a `Response`. */
+  result: unknown;
+}
+
+declare const types: unique symbol;
 
 /**
- * What the SDK needs at run time to call an endpoint: plain data generated from the contract's declaration
- * `E` (`apiEndpoints.listCars`), without its zod schemas, so loading the SDK loads no zod. The declaration
- * stays in the type, so `client.request(route, …)` is typed exactly like the generated method.
+ * What the SDK needs at run time to call an endpoint: plain data generated from the contract, so loading the
+ * SDK loads no schema. Its types ride along as `T`, so `client.request(route, …)` is typed like the method.
  */
-export interface Route<E extends EndpointDefinition = EndpointDefinition> {
-  readonly operationId: E['operationId'];
-  readonly method: E['method'];
+export interface Route<T extends RouteTypes = RouteTypes> {
+  readonly operationId: string;
+  readonly method: HttpMethod;
   /** Relative to the client's base URL, OpenAPI style: `/cars/{carId}`. */
-  readonly path: E['path'];
+  readonly path: T['path'];
   /** The response is a page of a list (`data`, `page`, `limit`, `total`). */
-  readonly paginated: E extends { paginated: true } ? true : false;
+  readonly paginated: T['paginated'];
   /** The server honours an `Idempotency-Key` on it, so a retry never runs it twice. */
   readonly idempotent: boolean;
   /** Set when the route lives beside the client's base (`/api` for `/api/media/{mediaId}`). */
@@ -30,11 +35,11 @@ export interface Route<E extends EndpointDefinition = EndpointDefinition> {
   readonly binary?: true;
   /** Set when the response carries more than `data` (`nextCursor`): the call resolves to the whole body. */
   readonly envelope?: true;
-  /** Type only, never present at run time: the contract declaration this route was generated from. */
-  readonly [declaration]?: E;
+  /** Type only, never present at run time. */
+  readonly [types]?: T;
 }
 
-/** The least `client.request()` needs: a generated `Route`, or a declaration imported from `@vsf/contract`. */
+/** The least `client.request()` needs: a generated `Route`, or plain route data of your own. */
 export interface RouteLike {
   readonly operationId: string;
   readonly method: HttpMethod;
@@ -45,44 +50,27 @@ export interface RouteLike {
   readonly envelope?: boolean | undefined;
 }
 
-/** The contract declaration behind a route (or the declaration itself). */
-export type DeclarationOf<R> = R extends EndpointDefinition ? R : R extends Route<infer E> ? E : never;
+/** The generated types of a route. */
+export type TypesOf<R> = R extends Route<infer T> ? T : never;
 
-/**
- * What a single-record method resolves to: the `data` of the response, the whole body where it carries more
- * than `data` (a page of a list is a `Page` instead), or the raw `Response` for bytes.
- */
-export type DataOf<E extends EndpointDefinition> = E['response'] extends { contentType: string }
-  ? Response
-  : EndpointResponse<E> extends { data: infer D }
-    ? E extends { paginated: true }
-      ? D
-      : [Exclude<keyof EndpointResponse<E>, 'data'>] extends [never]
-        ? D
-        : EndpointResponse<E>
-    : EndpointResponse<E>;
-
-/** One record of a list endpoint. */
-export type ListItem<E extends EndpointDefinition> = DataOf<E> extends readonly (infer I)[] ? I : never;
-
-/** Names of the `{placeholders}` of a contract path, as a union. */
+/** Names of the `{placeholders}` of a path, as a union. */
 export type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
   ? Name | PathParamNames<Rest>
   : never;
 
-type ParamsArg<E extends EndpointDefinition> = string extends E['path']
+type ParamsArg<P extends string> = string extends P
   ? { params?: Record<string, string> | undefined }
-  : [PathParamNames<E['path']>] extends [never]
+  : [PathParamNames<P>] extends [never]
     ? { params?: undefined }
-    : { params: Record<PathParamNames<E['path']>, string> };
+    : { params: Record<PathParamNames<P>, string> };
 
-/** `client.request()`'s second argument for endpoint `E`: its path params, query and body, typed by the contract. */
-export type RequestArgsFor<E extends EndpointDefinition> = ParamsArg<E> & {
-  query?: EndpointQueryInput<E> | undefined;
-  body?: EndpointBodyInput<E> | undefined;
+/** `client.request()`'s second argument for a route: its path params, query and body. */
+export type RequestArgsFor<T extends RouteTypes> = ParamsArg<T['path']> & {
+  query?: T['query'] | undefined;
+  body?: T['body'] | undefined;
 };
 
-/** What `client.request(endpoint)` resolves to: a `Page` for a paginated endpoint, else the record. */
-export type EndpointPromise<E extends EndpointDefinition> = E extends { paginated: true }
-  ? PagePromise<ListItem<E>>
-  : APIPromise<DataOf<E>>;
+/** What `client.request(route)` resolves to: a `Page` for a paginated route, else the result. */
+export type EndpointPromise<T extends RouteTypes> = T['paginated'] extends true
+  ? PagePromise<T['result']>
+  : APIPromise<T['result']>;

@@ -1,3 +1,4 @@
+import type { ApiErrorCode, ValidationIssue } from '../generated/types.js';
 import { type ConnectionFailureKind, describeConnectionFailure } from './connection-failure.js';
 
 export type { ConnectionFailure, ConnectionFailureKind } from './connection-failure.js';
@@ -9,9 +10,19 @@ interface ErrorBody {
   details?: unknown;
 }
 
+/** The codes of errors the SDK raises itself, before or instead of a request. */
+export type ClientErrorCode =
+  | 'photo_too_large'
+  | 'not_an_image'
+  | 'image_type_mismatch'
+  | 'missing_credential'
+  | 'invalid_option'
+  | 'missing_path_parameter'
+  | 'file_path_unsupported';
+
 export interface VsfErrorInit {
   status?: number | undefined;
-  code?: string | undefined;
+  code?: ApiErrorCode | ClientErrorCode | undefined;
   details?: unknown;
   headers?: Headers | undefined;
   cause?: unknown;
@@ -20,7 +31,8 @@ export interface VsfErrorInit {
 /** Base of every error the SDK throws; HTTP failures carry the status, the API's code and the response headers. */
 export class VsfError extends Error {
   readonly status: number | undefined;
-  readonly code: string | undefined;
+  /** The API's `code` for an HTTP error (`not_found`), the SDK's for a refusal of its own (`photo_too_large`). */
+  readonly code: ApiErrorCode | ClientErrorCode | undefined;
   readonly details: unknown;
   /** `x-request-id` of the failed response: quote it when reporting a problem. */
   readonly requestId: string | undefined;
@@ -37,8 +49,14 @@ export class VsfError extends Error {
   }
 }
 
-/** 400: the request was invalid; `details` lists each problem as `{path, message}`. */
-export class BadRequestError extends VsfError {}
+/** 400: the request was invalid; `details` lists each problem as `{path, message}` (empty for `invalid_json`). */
+export class BadRequestError extends VsfError {
+  declare readonly details: ValidationIssue[];
+
+  constructor(message: string, init: VsfErrorInit = {}) {
+    super(message, { ...init, details: Array.isArray(init.details) ? init.details : [] });
+  }
+}
 /** 401: no key, or an invalid, expired or revoked one; the message says which. */
 export class AuthenticationError extends VsfError {}
 /** 403: the key lacks a scope (`missingScope`), or the API is disabled for the team. */
@@ -77,13 +95,41 @@ export class ConnectionError extends VsfError {
 /** The request, including reading its response, took longer than the timeout. */
 export class TimeoutError extends VsfError {}
 
+/** A photo over the server's limit (3 MiB), refused before any request. */
+export class PhotoTooLargeError extends VsfError {
+  declare readonly code: 'photo_too_large';
+  constructor(message: string) {
+    super(message, { code: 'photo_too_large' });
+  }
+}
+
+/**
+ * Bytes that are not a JPEG, PNG, GIF, WebP, HEIC or AVIF (`not_an_image`), or a declared type they contradict
+ * (`image_type_mismatch`), refused before any request.
+ */
+export class NotAnImageError extends VsfError {
+  declare readonly code: 'not_an_image' | 'image_type_mismatch';
+  constructor(message: string, code: 'not_an_image' | 'image_type_mismatch' = 'not_an_image') {
+    super(message, { code });
+  }
+}
+
+/** A client built without a credential (no option, no environment variable), or with an option out of range. */
+export class ClientConfigurationError extends VsfError {
+  declare readonly code: 'missing_credential' | 'invalid_option';
+  constructor(message: string, code: 'missing_credential' | 'invalid_option') {
+    super(message, { code });
+  }
+}
+
 /** Maps an HTTP error response to the matching error class. */
 export function errorFromResponse(status: number, body: unknown, headers: Headers): VsfError {
   const b = (body && typeof body === 'object' ? body : {}) as ErrorBody;
   const message = typeof b.error === 'string' ? b.error : `HTTP ${status}`;
   const init: VsfErrorInit = {
     status,
-    code: typeof b.code === 'string' ? b.code : undefined,
+    // The API's codes are a closed set (`ApiErrorCode`); a newer server's other code is kept as it came.
+    code: typeof b.code === 'string' ? (b.code as ApiErrorCode) : undefined,
     details: b.details,
     headers,
   };

@@ -17,7 +17,8 @@ export function expandPath(path: string, params: Record<string, string> | undefi
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i] as string;
     const value = params?.[name];
-    if (value === undefined || value === '') throw new VsfError(`Missing path parameter ${name} for ${operationId}`);
+    if (value === undefined || value === '')
+      throw new VsfError(`Missing path parameter ${name} for ${operationId}`, { code: 'missing_path_parameter' });
     expanded += encodeURIComponent(value) + parts[i + 1];
   }
   return expanded;

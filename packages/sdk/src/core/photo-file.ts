@@ -1,5 +1,5 @@
-import { contentTypeMatches, detectImageType, PHOTO_MAX_BYTES } from '@vsf/contract/image-type';
-import { VsfError } from './errors.js';
+import { contentTypeMatches, detectImageType, PHOTO_MAX_BYTES } from '../generated/image-type.js';
+import { NotAnImageError, PhotoTooLargeError, VsfError } from './errors.js';
 
 /** A photo's bytes, wherever they came from; Node readable streams are async iterables of chunks. */
 export type PhotoBytes = Uint8Array | ArrayBuffer | Blob | AsyncIterable<Uint8Array>;
@@ -24,6 +24,7 @@ function openPath(path: string): AsyncIterable<Uint8Array> {
   if (!opener) {
     throw new VsfError(
       `Cannot read ${path}: file paths need Node. Add \`import '@vsf/sdk/node'\` once, or pass the bytes, a Blob or a stream`,
+      { code: 'file_path_unsupported' },
     );
   }
   return opener(path);
@@ -70,7 +71,8 @@ export async function toBytes(source: PhotoSource): Promise<Uint8Array> {
   let size = 0;
   for await (const chunk of file) {
     size += chunk.byteLength;
-    if (size > PHOTO_MAX_BYTES) throw new VsfError(`The photo stream is over ${PHOTO_MAX_BYTES} bytes (3 MiB)`);
+    if (size > PHOTO_MAX_BYTES)
+      throw new PhotoTooLargeError(`The photo stream is over ${PHOTO_MAX_BYTES} bytes (3 MiB)`);
     chunks.push(chunk);
   }
   const bytes = new Uint8Array(size);
@@ -89,15 +91,18 @@ export async function toBytes(source: PhotoSource): Promise<Uint8Array> {
  */
 export function checkPhoto(bytes: Uint8Array, filename: string, contentType: string | undefined): string {
   if (bytes.byteLength > PHOTO_MAX_BYTES) {
-    throw new VsfError(
+    throw new PhotoTooLargeError(
       `${filename} is ${bytes.byteLength} bytes; photos are limited to ${PHOTO_MAX_BYTES} bytes (3 MiB)`,
     );
   }
   const detected = detectImageType(bytes);
   if (!detected)
-    throw new VsfError(`${filename} is not an image: its bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF`);
+    throw new NotAnImageError(`${filename} is not an image: its bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF`);
   if (contentType && !contentTypeMatches(contentType, detected))
-    throw new VsfError(`${filename} is declared ${contentType} but its bytes are ${detected}`);
+    throw new NotAnImageError(
+      `${filename} is declared ${contentType} but its bytes are ${detected}`,
+      'image_type_mismatch',
+    );
   return contentType ?? detected;
 }
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VsfError } from '../core/errors.js';
+import { NotAnImageError, PhotoTooLargeError } from '../core/errors.js';
 import { VsfClient } from '../generated/vsf-client.js';
 
 const BASE = 'http://vsf.test/api/v1';
@@ -67,12 +67,17 @@ describe('cars.photos.upload', () => {
   it('refuses photos over 3 MiB and non-images before any request', async () => {
     const big = new Uint8Array(3 * 1024 * 1024 + 1);
     big.set(JPEG);
-    await expect(client.cars.photos.upload('car1', { sessionId: 's', file: big, filename: 'big.jpg' })).rejects.toThrow(
-      /3 MiB/,
-    );
-    await expect(
-      client.cars.photos.upload('car1', { sessionId: 's', file: new Uint8Array([1, 2]), filename: 'notes.txt' }),
-    ).rejects.toBeInstanceOf(VsfError);
+    const tooLarge = client.cars.photos.upload('car1', { sessionId: 's', file: big, filename: 'big.jpg' });
+    await expect(tooLarge).rejects.toThrow(/3 MiB/);
+    await expect(tooLarge).rejects.toMatchObject({ name: 'PhotoTooLargeError', code: 'photo_too_large' });
+    await expect(tooLarge).rejects.toBeInstanceOf(PhotoTooLargeError);
+    const notImage = client.cars.photos.upload('car1', {
+      sessionId: 's',
+      file: new Uint8Array([1, 2]),
+      filename: 'notes.txt',
+    });
+    await expect(notImage).rejects.toBeInstanceOf(NotAnImageError);
+    await expect(notImage).rejects.toMatchObject({ code: 'not_an_image' });
   });
 
   it('sniffs the bytes: a text file named .jpg, or bytes contradicting the declared type, never leave the client', async () => {
@@ -95,9 +100,14 @@ describe('cars.photos.upload', () => {
         contentType: 'image/jpeg',
       }),
     ).rejects.toThrow(/not an image/);
-    await expect(
-      client.cars.photos.upload('car1', { sessionId: 's', file: JPEG, filename: 'a.png', contentType: 'image/png' }),
-    ).rejects.toThrow('a.png is declared image/png but its bytes are image/jpeg');
+    const mismatch = client.cars.photos.upload('car1', {
+      sessionId: 's',
+      file: JPEG,
+      filename: 'a.png',
+      contentType: 'image/png',
+    });
+    await expect(mismatch).rejects.toThrow('a.png is declared image/png but its bytes are image/jpeg');
+    await expect(mismatch).rejects.toMatchObject({ name: 'NotAnImageError', code: 'image_type_mismatch' });
     expect(requests).toBe(0);
     // A JPEG named .png is sent as what its bytes are.
     await client.cars.photos.upload('car1', { sessionId: 's', file: JPEG, filename: 'misnamed.png' });
@@ -108,9 +118,9 @@ describe('cars.photos.upload', () => {
     const dir = await mkdtemp(join(tmpdir(), 'vsf-photo-'));
     const path = join(dir, 'front-left.jpg');
     await writeFile(path, JPEG);
-    await expect(client.cars.photos.upload('car1', { sessionId: 's1', file: path })).rejects.toThrow(
-      /import '@vsf\/sdk\/node'/,
-    );
+    const noNode = client.cars.photos.upload('car1', { sessionId: 's1', file: path });
+    await expect(noNode).rejects.toThrow(/import '@vsf\/sdk\/node'/);
+    await expect(noNode).rejects.toMatchObject({ code: 'file_path_unsupported' });
     await import('../node.js');
     let body: unknown;
     server.use(

@@ -1,4 +1,3 @@
-import type { createCarPhoto, EndpointResponse } from '@vsf/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIPromise as Promised } from '../core/api-promise.js';
 import { APIResource } from '../core/api-resource.js';
@@ -7,6 +6,7 @@ import { VsfError } from '../core/errors.js';
 import { base64, checkPhoto, inferContentType, type PhotoSource, sourceFilename, toBytes } from '../core/photo-file.js';
 import { JsonText, RawBody } from '../core/request-body.js';
 import { apiEndpoints } from '../generated/api-endpoints.js';
+import type { V1CarPhoto } from '../generated/types.js';
 
 /** The extension name a server announces when it takes images as raw bytes. */
 const BINARY_UPLOAD = 'binary-upload';
@@ -15,8 +15,6 @@ export type PhotoUpload =
   | { sessionId: string; file: PhotoSource; filename?: string; contentType?: string }
   | { sessionId: string; sourceUrl: string; filename?: string; contentType?: string };
 
-type Photo = EndpointResponse<typeof createCarPhoto>['data'];
-
 /** Hand-written beside the generated `create`/`list`: uploads from bytes or a URL, one photo per request. */
 export class CarsPhotosResourceExtension extends APIResource {
   /**
@@ -24,10 +22,10 @@ export class CarsPhotosResourceExtension extends APIResource {
    * stream, or a file path once `@vsf/sdk/node` is imported; filename and type are inferred (name, magic bytes,
    * extension), and photos over 3 MiB or not images are refused before any request. Or pass `sourceUrl`.
    */
-  upload(carId: string, upload: PhotoUpload, options?: RequestOptions): APIPromise<Photo> {
+  upload(carId: string, upload: PhotoUpload, options?: RequestOptions): APIPromise<V1CarPhoto> {
     const send = (body: unknown, query?: Record<string, string>, opts = options) =>
       this._client
-        .requestData<Photo>(apiEndpoints.createCarPhoto, { params: { carId }, query, body }, opts)
+        .requestData<V1CarPhoto>(apiEndpoints.createCarPhoto, { params: { carId }, query, body }, opts)
         .withResponse();
     return new Promised(
       (async () => {

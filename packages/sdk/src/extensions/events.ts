@@ -1,8 +1,8 @@
-import type { EndpointQueryInput, EventsPage, listEvents, V1Event } from '@vsf/contract';
 import { APIResource } from '../core/api-resource.js';
 import type { RequestOptions } from '../core/client-options.js';
 import { ConnectionError, InternalServerError, RateLimitError, TimeoutError, VsfError } from '../core/errors.js';
 import { apiEndpoints } from '../generated/api-endpoints.js';
+import type { V1Event, V1EventListParams, V1EventsPage } from '../generated/types.js';
 
 /** The longest wait the spec'd feed allows; a follower asks for it so an idle feed costs one request per 25 s. */
 const FOLLOW_WAIT_SECONDS = 25;
@@ -13,7 +13,7 @@ export interface FollowOptions extends Omit<RequestOptions, 'timeout'> {
   onRetry?: ((error: VsfError, delayMs: number) => void) | undefined;
 }
 
-type FollowQuery = Omit<EndpointQueryInput<typeof listEvents>, 'wait'>;
+type FollowQuery = Omit<V1EventListParams, 'wait'>;
 
 /** Hand-written beside the generated `list`: an async iterator that follows the feed as it grows. */
 export class EventsResourceExtension extends APIResource {
@@ -29,9 +29,9 @@ export class EventsResourceExtension extends APIResource {
     let failures = 0;
     const { onRetry, ...requestOptions } = options;
     while (!options.signal?.aborted) {
-      let page: EventsPage;
+      let page: V1EventsPage;
       try {
-        page = await this._client.requestBody<EventsPage>(
+        page = await this._client.requestBody<V1EventsPage>(
           apiEndpoints.listEvents,
           { query: { ...query, ...(after === undefined ? {} : { after }), wait: FOLLOW_WAIT_SECONDS } },
           // The request's own timeout must outlast the server's wait.

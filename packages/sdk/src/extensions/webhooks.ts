@@ -1,5 +1,5 @@
-import type { V1Event } from '@vsf/contract';
 import { APIResource } from '../core/api-resource.js';
+import type { V1Event } from '../generated/types.js';
 import { signWebhook } from '../webhooks/sign-webhook.js';
 import { verifyWebhook } from '../webhooks/verify-webhook.js';
 

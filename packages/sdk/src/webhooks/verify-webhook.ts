@@ -1,5 +1,5 @@
-import type { V1Event } from '@vsf/contract';
 import { VsfError } from '../core/errors.js';
+import type { V1Event } from '../generated/types.js';
 
 /** The header a delivery's signature travels in: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'Vsf-Signature';
