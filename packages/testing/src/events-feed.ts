@@ -1,6 +1,5 @@
-import type { EventsPage } from '@vsf/contract';
+import { type EventsPage, firstMissingScope } from '@vsf/contract';
 import { MockHttpError } from './mock-errors.js';
-import { firstMissingScope } from './scopes.js';
 import type { OperationContext } from './standard-operations.js';
 
 const resync = 'resync the records, then follow from the nextCursor of GET /events?limit=0';

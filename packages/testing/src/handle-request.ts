@@ -1,6 +1,7 @@
 import {
   acceptsIdempotencyKey,
   type EndpointDefinition,
+  firstMissingScope,
   serverPath,
   triggeredFieldScopes,
   waitsForRecord,
@@ -19,7 +20,6 @@ import {
 } from './mock-errors.js';
 import type { KeyRing, MockKey } from './mock-keys.js';
 import type { MockStore, TeamData } from './mock-store.js';
-import { firstMissingScope } from './scopes.js';
 import { SPECIAL_OPERATIONS } from './special-operations.js';
 import type { OperationContext } from './standard-operations.js';
 import * as standard from './standard-operations.js';

@@ -1,31 +1,22 @@
+import { type PlacementTarget, placementFromCarFields as placementOfCarFields, type RefuseField } from '@vsf/contract';
 import { conflict, forbidden, validationFailed } from './mock-errors.js';
 import type { MockRecord } from './mock-store.js';
 import type { OperationContext } from './standard-operations.js';
 
-/** Where a car goes: a spot (and its zone), a zone without a spot, or out of parking (`null`). */
-export type Placement =
-  | { kind: 'spot'; parkingSpotId: string; parkingZoneId?: string | undefined }
-  | { kind: 'zone'; parkingZoneId: string; keepSpotInZone?: boolean }
-  | null;
+/** Where a car goes: the contract's placement, as the server reads it. */
+export type Placement = PlacementTarget;
+
+/** The contract's request rules refuse through this: the mock's 400 naming the field, as the server's. */
+export const refuseField: RefuseField = (issue) => {
+  throw validationFailed([issue]);
+};
 
 /** A car body's `parkingSpotId`/`parkingZoneId` (PATCH semantics): undefined when neither was sent. */
 export function placementFromCarFields(body: Record<string, unknown>): Placement | undefined {
-  const spot = body.parkingSpotId as string | null | undefined;
-  const zone = body.parkingZoneId as string | null | undefined;
-  if (spot === undefined && zone === undefined) return undefined;
-  if (spot) {
-    if (zone === null) {
-      throw validationFailed([
-        {
-          path: 'parkingZoneId',
-          message: 'A car in a spot is in that spot’s zone: send the zone’s id or leave parkingZoneId out',
-        },
-      ]);
-    }
-    return { kind: 'spot', parkingSpotId: spot, parkingZoneId: zone };
-  }
-  if (zone) return { kind: 'zone', parkingZoneId: zone, keepSpotInZone: spot === undefined };
-  return null;
+  return placementOfCarFields(
+    body as { parkingSpotId?: string | null | undefined; parkingZoneId?: string | null | undefined },
+    refuseField,
+  );
 }
 
 const openStayOf = (ctx: OperationContext, carId: string) =>

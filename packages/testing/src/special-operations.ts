@@ -1,13 +1,15 @@
 import {
+  carEventTime,
   contentTypeMatches,
+  DEFAULT_EVENT_TYPES,
   detectImageType,
-  OCCURRED_AT_MAX_FUTURE_MS,
   PHOTO_MAX_BYTES,
-  PICK_UP_ACTIVITY,
+  placementOfCarEvent,
+  unknownVehicleEventType,
 } from '@vsf/contract';
 import { conflict, MockHttpError, notImplemented, validationFailed } from './mock-errors.js';
 import type { MockRecord } from './mock-store.js';
-import { type Placement, placeCar, placementFromCarFields } from './parking-rules.js';
+import { placeCar, placementFromCarFields, refuseField } from './parking-rules.js';
 import {
   checkParents,
   checkReferences,
@@ -22,16 +24,6 @@ import {
 type Operation = (ctx: OperationContext) => unknown;
 
 const isTrue = (value: unknown) => value === true;
-
-/** The types every team starts with (the server's services/default-event-types.ts). */
-export const DEFAULT_EVENT_TYPES = [
-  { value: 'drop_off', name: 'Drop-off', scope: 'vehicle', requiresParkingSpot: true },
-  { value: 'pick_up', name: 'Pick-up', scope: 'vehicle', requiresParkingSpot: false },
-  { value: 'interior_cleaning', name: 'Interior cleaning', scope: 'vehicle', requiresParkingSpot: false },
-  { value: 'inspection', name: 'Inspection', scope: 'vehicle', requiresParkingSpot: false },
-  { value: 'customer_consultation', name: 'Customer consultation', scope: 'customer', requiresParkingSpot: false },
-  { value: 'facility_walkthrough', name: 'Facility walkthrough', scope: 'facility', requiresParkingSpot: false },
-] as const;
 
 const same = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
@@ -81,39 +73,10 @@ function createCarEvent(ctx: OperationContext) {
   const type = [...ctx.team.table('eventTypes').values()].find(
     (t) => t.value === body.activityType && t.scope === 'vehicle',
   );
-  if (!type) {
-    throw validationFailed([
-      {
-        path: 'activityType',
-        message: `No vehicle event type "${body.activityType}"; see GET /event-types?scope=vehicle`,
-      },
-    ]);
-  }
-  if (body.parkingSpotId && body.parkingZoneId) {
-    throw validationFailed([{ path: 'parkingSpotId', message: 'Send exactly one of parkingSpotId or parkingZoneId' }]);
-  }
-  const target: Placement | undefined = body.parkingSpotId
-    ? { kind: 'spot', parkingSpotId: body.parkingSpotId }
-    : body.parkingZoneId
-      ? { kind: 'zone', parkingZoneId: body.parkingZoneId }
-      : body.activityType === PICK_UP_ACTIVITY
-        ? null
-        : undefined;
-  if ((type.config as { requiresParkingSpot?: boolean }).requiresParkingSpot && !target) {
-    throw validationFailed([
-      { path: 'parkingSpotId', message: `A ${body.activityType} needs exactly one of parkingSpotId or parkingZoneId` },
-    ]);
-  }
-  const now = ctx.store.clock.now();
-  const occurredAt = body.occurredAt ? new Date(body.occurredAt) : now;
-  if (occurredAt.getTime() > now.getTime() + OCCURRED_AT_MAX_FUTURE_MS) {
-    throw validationFailed([
-      {
-        path: 'occurredAt',
-        message: `occurredAt is more than ${OCCURRED_AT_MAX_FUTURE_MS / 60_000} minutes in the future (server time ${now.toISOString()}); log events when they happen`,
-      },
-    ]);
-  }
+  if (!type) throw validationFailed([unknownVehicleEventType(body.activityType)]);
+  const requiresSpot = Boolean((type.config as { requiresParkingSpot?: boolean }).requiresParkingSpot);
+  const target = placementOfCarEvent(body, requiresSpot, refuseField);
+  const occurredAt = carEventTime(body.occurredAt, ctx.store.clock.now(), refuseField);
   const carEventId = crypto.randomUUID();
   const store = (place: { spotId: string | null; zoneId: string | null } | undefined) =>
     ctx.store.insert(ctx.team, 'cars.events', {

@@ -1,4 +1,4 @@
-import type { Scope, ScopeRequirement } from '@vsf/contract';
+import { firstMissingScope, type ScopeRequirement } from '@vsf/contract';
 import { forbidden, unauthorized } from '../errors/api-http-error.js';
 import { parseApiKey, secretMatches } from '../keys/api-key-format.js';
 import { isAccessToken, secretHash } from '../oauth/oauth-secrets.js';
@@ -26,16 +26,6 @@ export interface AuthContext {
 /** Where a credential was presented: only the assistant connector takes OAuth access tokens. */
 export interface PresentedAt {
   connector: boolean;
-}
-
-/** The first scope of `requirement` the key lacks, in declaration order; undefined when it has them all. */
-export function firstMissingScope(scopes: ReadonlySet<string>, requirement: ScopeRequirement): Scope | undefined {
-  const missing = requirement.all.find((s) => !scopes.has(s));
-  if (missing) return missing;
-  if (requirement.any && requirement.any.length > 0 && !requirement.any.some((s) => scopes.has(s))) {
-    return requirement.any[0];
-  }
-  return undefined;
 }
 
 export function requireScopes(auth: AuthContext, requirement: ScopeRequirement): void {

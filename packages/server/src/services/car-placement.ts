@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { type PlacementTarget, placementFromCarFields as placementOfCarFields, type RefuseField } from '@vsf/contract';
 import { conflict, forbidden, notFound, validationFailed } from '../errors/api-http-error.js';
 import { parkingAssignmentsTable, parkingSpotsTable, parkingZonesTable } from '../repositories/facility-tables.js';
 import { carsTable } from '../repositories/tables.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
 import { mapConflicts } from './standard/constraint-conflicts.js';
 
-/**
- * Where a car goes: into a spot (and its zone), into a zone without a spot, or out of parking (`null`).
- * `keepSpotInZone`: only the zone was named, so a car already in a spot of that zone stays where it is.
- */
-export type PlacementTarget =
-  | { kind: 'spot'; parkingSpotId: string; parkingZoneId?: string | undefined }
-  | { kind: 'zone'; parkingZoneId: string; keepSpotInZone?: boolean }
-  | null;
+export type { PlacementTarget };
 
 /**
  * Requires the scopes of what a request frees only if the record holds it (`write:parking` for a pick-up):
@@ -68,6 +62,11 @@ export async function lockCar(trx: Executor, teamId: string, carId: string): Pro
   if (!car) throw notFound('Car');
 }
 
+/** The contract's request rules (placement-rules.ts) refuse through this: the API's 400 naming the field. */
+export const refuseField: RefuseField = (issue) => {
+  throw validationFailed([issue]);
+};
+
 /**
  * The car's `parkingSpotId`/`parkingZoneId` as sent in a car body (PATCH semantics: absent fields keep
  * their value): `undefined` when neither was sent.
@@ -76,21 +75,7 @@ export function placementFromCarFields(body: {
   parkingSpotId?: string | null | undefined;
   parkingZoneId?: string | null | undefined;
 }): PlacementTarget | undefined {
-  const { parkingSpotId: spot, parkingZoneId: zone } = body;
-  if (spot === undefined && zone === undefined) return undefined;
-  if (spot) {
-    if (zone === null) {
-      throw validationFailed([
-        {
-          path: 'parkingZoneId',
-          message: 'A car in a spot is in that spot’s zone: send the zone’s id or leave parkingZoneId out',
-        },
-      ]);
-    }
-    return { kind: 'spot', parkingSpotId: spot, parkingZoneId: zone };
-  }
-  if (zone) return { kind: 'zone', parkingZoneId: zone, keepSpotInZone: spot === undefined };
-  return null;
+  return placementOfCarFields(body, refuseField);
 }
 
 /**

@@ -1,13 +1,14 @@
 import {
   type EndpointQuery,
   type EventsPage,
+  firstMissingScope,
   type listEvents,
   MAX_EVENTS_WAITS_PER_KEY,
   type V1Event,
 } from '@vsf/contract';
 import { ApiHttpError } from '../errors/api-http-error.js';
 import { eventsAfter, feedHead, pruneEvents, type StoredEvent } from '../repositories/team-events.js';
-import { type AuthContext, firstMissingScope } from './auth-service.js';
+import type { AuthContext } from './auth-service.js';
 import { FeedWake } from './feed-wake.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { TeamResource } from './standard/team-resource.js';

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminKey, AdminKeyCreated, AdminTeam } from '@vsf/contract';
+import { type AdminKey, type AdminKeyCreated, type AdminTeam, DEFAULT_EVENT_TYPES } from '@vsf/contract';
 import { notFound } from '../errors/api-http-error.js';
 import { generateApiKey } from '../keys/api-key-format.js';
 import { apiKeysRepository } from '../repositories/api-keys-repository.js';
 import { eventTypesTable } from '../repositories/tables.js';
 import { teamsRepository } from '../repositories/teams-repository.js';
-import { DEFAULT_EVENT_TYPES } from './default-event-types.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /** Teams and their API keys: what the dashboard's integration settings manage. */

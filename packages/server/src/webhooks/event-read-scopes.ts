@@ -1,5 +1,4 @@
-import type { ScopeRequirement } from '@vsf/contract';
-import { firstMissingScope } from '../services/auth-service.js';
+import { firstMissingScope, type ScopeRequirement } from '@vsf/contract';
 import { resourceRoutes } from '../services/standard/resource-routes.js';
 import { RECORDED_NAMESPACES } from '../services/standard/resource-tables.js';
 

@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import {
+  carEventTime,
   type createCarEvent,
   type EndpointBody,
-  OCCURRED_AT_MAX_FUTURE_MS,
-  PICK_UP_ACTIVITY,
+  placementOfCarEvent,
+  unknownVehicleEventType,
   type V1CarEvent,
 } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
 import { carEventsTable } from '../../repositories/facility-tables.js';
 import { eventTypesTable } from '../../repositories/tables.js';
-import {
-  applyPlacement,
-  heldFieldScopesOr403,
-  lockCar,
-  type PlacementTarget,
-  planPlacement,
-} from '../car-placement.js';
+import { applyPlacement, heldFieldScopesOr403, lockCar, planPlacement, refuseField } from '../car-placement.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
 
@@ -40,45 +35,10 @@ export class CarEvents extends TeamResource<V1CarEvent> {
       .scoped(db, teamId)
       .where({ 'event_types.value': body.activityType, 'event_types.scope': 'vehicle' })
       .first();
-    if (!type) {
-      throw validationFailed([
-        {
-          path: 'activityType',
-          message: `No vehicle event type "${body.activityType}"; see GET /event-types?scope=vehicle`,
-        },
-      ]);
-    }
-    if (body.parkingSpotId && body.parkingZoneId) {
-      throw validationFailed([
-        { path: 'parkingSpotId', message: 'Send exactly one of parkingSpotId or parkingZoneId' },
-      ]);
-    }
-    const target: PlacementTarget | undefined = body.parkingSpotId
-      ? { kind: 'spot', parkingSpotId: body.parkingSpotId }
-      : body.parkingZoneId
-        ? { kind: 'zone', parkingZoneId: body.parkingZoneId }
-        : body.activityType === PICK_UP_ACTIVITY
-          ? null
-          : undefined;
-    if (type.requires_parking_spot && !target) {
-      throw validationFailed([
-        {
-          path: 'parkingSpotId',
-          message: `A ${body.activityType} needs exactly one of parkingSpotId or parkingZoneId`,
-        },
-      ]);
-    }
-
+    if (!type) throw validationFailed([unknownVehicleEventType(body.activityType)]);
+    const target = placementOfCarEvent(body, Boolean(type.requires_parking_spot), refuseField);
     const now = this.deps.now();
-    const occurredAt = body.occurredAt ? new Date(body.occurredAt) : now;
-    if (occurredAt.getTime() > now.getTime() + OCCURRED_AT_MAX_FUTURE_MS) {
-      throw validationFailed([
-        {
-          path: 'occurredAt',
-          message: `occurredAt is more than ${OCCURRED_AT_MAX_FUTURE_MS / 60_000} minutes in the future (server time ${now.toISOString()}); log events when they happen`,
-        },
-      ]);
-    }
+    const occurredAt = carEventTime(body.occurredAt, now, refuseField);
     return db.transaction(async (trx) => {
       const plan =
         target === undefined
