@@ -35,5 +35,6 @@ export * from './schemas/social-post.js';
 export * from './schemas/team-member.js';
 export * from './schemas/template.js';
 export * from './schemas/webhook.js';
+export * from './scope-check.js';
 export * from './scopes.js';
 export * from './standard-resources.js';

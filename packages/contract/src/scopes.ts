@@ -1,4 +1,3 @@
-import type { ScopeRequirement } from './endpoint.js';
 /** Resource names of the API's scopes; each exists as `read:<name>` and `write:<name>`. */
 export const SCOPE_RESOURCES = [
   'cars',
@@ -36,17 +35,4 @@ export function readScopes(resource: ScopeResource): Scope[] {
 /** Write access is never implied by read access: a write needs both. */
 export function writeScopes(resource: ScopeResource): Scope[] {
   return [`read:${resource}`, `write:${resource}`];
-}
-
-/**
- * The first scope of `requirement` the key lacks, in declaration order (what a 403 names); undefined when
- * it has them all. The reference server and the mock (`@vsf/testing`) both decide with this.
- */
-export function firstMissingScope(scopes: ReadonlySet<string>, requirement: ScopeRequirement): Scope | undefined {
-  const missing = requirement.all.find((s) => !scopes.has(s));
-  if (missing) return missing;
-  if (requirement.any && requirement.any.length > 0 && !requirement.any.some((s) => scopes.has(s))) {
-    return requirement.any[0];
-  }
-  return undefined;
 }
