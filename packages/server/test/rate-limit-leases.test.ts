@@ -27,7 +27,11 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A `res` that keeps the headers set on it. */
 function fakeResponse() {
   const headers: Record<string, string> = {};
-  const res = { set: (values: Record<string, string>) => Object.assign(headers, values) } as unknown as Response;
+  const res = {
+    setHeader: (name: string, value: string) => {
+      headers[name] = value;
+    },
+  } as unknown as Response;
   return { res, headers };
 }
 

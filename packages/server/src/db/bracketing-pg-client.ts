@@ -27,6 +27,11 @@ export interface DeferredOpening {
 /** Transactions begun whose `BEGIN` and opening wait for their first statement, by their connection. */
 const deferredOpenings = new WeakMap<object, DeferredOpening>();
 
+/** Whether a transaction's opening waits on `connection` for its first statement (rideDeferredOpening). */
+export function hasDeferredOpening(connection: object): boolean {
+  return deferredOpenings.has(connection);
+}
+
 /**
  * Sends `connection`'s deferred opening, if one waits, with `BEGIN` in one message, and settles it. A failed
  * message leaves no transaction open: it is rolled back before the error is thrown.

@@ -34,6 +34,7 @@ import { errorHandler, routeNotFound } from './error-handler.js';
 import { adminHandlers } from './handlers/admin-handlers.js';
 import { apiHandlers } from './handlers/api-handlers.js';
 import { mountHealthRoutes } from './health-routes.js';
+import { oneLayer } from './one-layer.js';
 import { requestLog } from './request-log.js';
 import { requireHost } from './require-host.js';
 import { securityHeaders } from './security-headers.js';
@@ -122,19 +123,46 @@ export function createApp(deps: AppDeps): VsfApp {
   // Forwarding headers name the client (req.ip, counted for failed authentication) only when configured.
   app.set('trust proxy', deps.trustProxy ?? false);
   // Method, path and status are what an operator reads; headers would only repeat noise (and credentials).
-  app.use(requestLog(logger, redaction));
-  app.use(securityHeaders());
-  app.use(requireHost);
-  app.use(guardUnclaimedBodies(bindOptions.bodyTimeouts.unclaimedMs));
+  app.use(
+    oneLayer(
+      requestLog(logger, redaction),
+      securityHeaders(),
+      requireHost,
+      guardUnclaimedBodies(bindOptions.bodyTimeouts.unclaimedMs),
+    ),
+  );
   // No global body parser: bindEndpoints reads a JSON body after authentication (read-json-body.ts).
-
-  mountHealthRoutes(app, { db: deps.db, isReady: deps.isReady });
 
   let openApiDocument: unknown;
   app.get('/api/v1/openapi.json', (_req, res) => {
     openApiDocument ??= buildOpenApiDocument('v1');
     res.json(openApiDocument);
   });
+
+  // The API is mounted before the routes beside it (health, the assistant connector, docs), none of which
+  // answers under /api: each layer Express walks past costs every API request (a router entered and left
+  // for /mcp alone cost a read a few microseconds).
+  // Media bytes live beside /api/v1 (DESIGN.md), at their endpoint's own base, but answer to the same keys.
+  const [besideV1, underV1] = partition(apiEndpoints, (endpoint) => endpoint.basePath !== undefined);
+  const api = express.Router();
+  // Every API response, errors included, names the extensions this server implements (DESIGN.md).
+  const extensions = SERVER_EXTENSIONS.join(', ');
+  api.use((_req, res, next) => {
+    res.setHeader(EXTENSIONS_HEADER, extensions);
+    next();
+  });
+  bindEndpoints(api, underV1, apiHandlers, bindOptions);
+  app.use('/api/v1', api);
+  const media = express.Router();
+  bindEndpoints(media, besideV1, apiHandlers, bindOptions);
+  app.use('/api', media);
+
+  const apiApp = apiOnlyApp([
+    ['/api/v1', api],
+    ['/api', media],
+  ]);
+
+  mountHealthRoutes(app, { db: deps.db, isReady: deps.isReady });
 
   // The assistant connector: OAuth 2.1 at the root (as the MCP authorization spec asks), MCP at /mcp.
   const publicUrl = () => app.locals.publicUrl;
@@ -160,25 +188,6 @@ export function createApp(deps: AppDeps): VsfApp {
   );
 
   app.use('/docs', docsPage({ openApiUrl: '/api/v1/openapi.json', demoApiKey: () => app.locals.demoApiKey }));
-
-  // Media bytes live beside /api/v1 (DESIGN.md), at their endpoint's own base, but answer to the same keys.
-  const [besideV1, underV1] = partition(apiEndpoints, (endpoint) => endpoint.basePath !== undefined);
-  const api = express.Router();
-  // Every API response, errors included, names the extensions this server implements (DESIGN.md).
-  api.use((_req, res, next) => {
-    res.set(EXTENSIONS_HEADER, SERVER_EXTENSIONS.join(', '));
-    next();
-  });
-  bindEndpoints(api, underV1, apiHandlers, bindOptions);
-  app.use('/api/v1', api);
-  const media = express.Router();
-  bindEndpoints(media, besideV1, apiHandlers, bindOptions);
-  app.use('/api', media);
-
-  const apiApp = apiOnlyApp([
-    ['/api/v1', api],
-    ['/api', media],
-  ]);
 
   const admin = express.Router();
   bindEndpoints(admin, adminEndpoints, adminHandlers, { ...bindOptions, adminToken: deps.adminToken });

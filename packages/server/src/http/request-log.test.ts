@@ -34,6 +34,10 @@ async function withLoggedApp(
     req.log?.warn('looked twice');
     res.json({ id: req.params.id });
   });
+  app.get('/bound', (req, res) => {
+    bindRequestLog(req, { key: 'plain-secret-value', grant: { key: 'nested-secret-value' } });
+    res.json({});
+  });
   app.get('/boom', (_req, res) => {
     res.status(503).json({ error: 'down' });
   });
@@ -74,5 +78,14 @@ describe('requestLog', () => {
     const own = lines.find((line) => line.msg === 'looked twice') as LogLine;
     expect(own).toMatchObject({ level: 40, teamId: 'team-1', keyPrefix: 'vsf_abc' });
     expect(own.req).toEqual({ id: 'trace-7', method: 'GET', url: '/cars/7' });
+  });
+
+  it('still redacts by path a caller field the logger redacts, on the completion line too', async () => {
+    const lines = await withLoggedApp(async (get) => {
+      await get('/bound');
+    });
+    const completed = lines.find((line) => line.msg === 'request completed') as LogLine;
+    expect(completed).toMatchObject({ key: '[redacted]', grant: { key: '[redacted]' } });
+    expect(JSON.stringify(lines)).not.toContain('secret-value');
   });
 });

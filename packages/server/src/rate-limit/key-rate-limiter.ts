@@ -96,12 +96,12 @@ async function createStore(
 
 /** One counted bucket: `RateLimit-*` headers on every answer, 429 `rate_limited` with `Retry-After` over it. */
 function bucket(take: PointSource, points: number, windowSeconds: number, what: string) {
+  const limit = String(points);
+  // Node's own setHeader: Express's res.set(object) goes through its content-type handling for each one.
   const setHeaders = (res: Response, state: PointDecision) => {
-    res.set({
-      'RateLimit-Limit': String(points),
-      'RateLimit-Remaining': String(Math.max(0, state.remaining)),
-      'RateLimit-Reset': String(Math.ceil(state.msBeforeNext / 1000)),
-    });
+    res.setHeader('RateLimit-Limit', limit);
+    res.setHeader('RateLimit-Remaining', String(Math.max(0, state.remaining)));
+    res.setHeader('RateLimit-Reset', String(Math.ceil(state.msBeforeNext / 1000)));
   };
   return async (id: string, res: Response) => {
     const state = await take(id);

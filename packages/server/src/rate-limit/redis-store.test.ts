@@ -5,7 +5,7 @@ import type { ApiHttpError } from '../errors/api-http-error.js';
 import { createKeyRateLimiter, DEFAULT_RATE_LIMIT, type KeyRateLimiter, rateLimitFromEnv } from './key-rate-limiter.js';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const fakeResponse = () => ({ set: () => {} }) as unknown as Response;
+const fakeResponse = () => ({ setHeader: () => {} }) as unknown as Response;
 
 /** How many of `n` concurrent requests of one key the limiters admit, spread round-robin over them. */
 async function admitted(limiters: KeyRateLimiter[], n: number, id = 'key-1'): Promise<number> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { rideDeferredOpening } from '../db/bracketing-pg-client.js';
+import { hasDeferredOpening, rideDeferredOpening } from '../db/bracketing-pg-client.js';
 import { withLiterals } from '../db/sql-literal.js';
 
 type Executor = Knex | Knex.Transaction;
@@ -44,24 +44,30 @@ export class HotStatement {
     const client = db.client as unknown as PoolingClient;
     const connection = await client.acquireConnection();
     try {
-      // PGlite has no named statements; it runs in this process, so there is no round trip to save either.
-      const named = connection instanceof pg.Client && this.options.prepared !== false;
-      const run = async () =>
-        (
-          await (connection as Connection).query(
-            named ? { name: this.name, text: this.text, values } : this.text,
-            named ? undefined : values,
-          )
-        ).rows;
       // A transaction that waits to begin (an idempotent create's) sends its opening with this statement.
-      const rode =
-        connection instanceof pg.Client
-          ? await rideDeferredOpening(connection, () => this.withValues(values), run)
-          : undefined;
-      return rode ?? (await run());
+      // Asked first, so an ordinary read makes no closures for a path it does not take (every read runs here).
+      if (connection instanceof pg.Client && hasDeferredOpening(connection)) {
+        const rode = await rideDeferredOpening(
+          connection,
+          () => this.withValues(values),
+          () => this.run(connection, values),
+        );
+        if (rode) return rode;
+      }
+      return await this.run(connection, values);
     } finally {
       await client.releaseConnection(connection);
     }
+  }
+
+  private async run(connection: Connection, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
+    // PGlite has no named statements; it runs in this process, so there is no round trip to save either.
+    const named = connection instanceof pg.Client && this.options.prepared !== false;
+    const query = connection as Connection;
+    const result = await (named
+      ? query.query({ name: this.name, text: this.text, values })
+      : query.query(this.text, values));
+    return result.rows;
   }
 
   /** The statement as SQL text with its values written in, for a message that cannot carry parameters. */
