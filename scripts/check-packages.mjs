@@ -12,7 +12,8 @@
 // Then the tarballs are installed together into a fresh project outside the workspace, where a strict
 // TypeScript program importing every export typechecks and runs as ESM and CommonJS on Node, Bun and Deno
 // (scripts/smoke-installed-packages.mjs). Last, `import { VsfClient } from '@vsf/sdk'` bundled by esbuild must
-// stay under its size target without zod or contract schemas (scripts/measure-sdk.mjs --check).
+// stay under its size target without zod or contract schemas (scripts/measure-sdk.mjs --check), and the packed
+// SDK installed alone must stay under 1 MB and cheap to type-check strictly (scripts/measure-sdk-types.mjs).
 // First of all, the workspace's packages must depend downwards only (scripts/workspace-graph.mjs).
 // `--skip-build` reuses existing dist/ folders. Exits 1 listing every problem.
 import { spawn } from 'node:child_process';
@@ -20,6 +21,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureSdkTypes, reportSdkTypes } from './measure-sdk-types.mjs';
 import { smokeInstalledPackages } from './smoke-installed-packages.mjs';
 import { readWorkspace, workspaceGraphProblems } from './workspace-graph.mjs';
 
@@ -177,6 +179,12 @@ try {
   if (problems.length === 0) for (const pkg of publishable) tarballs.push(await checkPackage(pkg, scratch));
   if (problems.length === 0) {
     for (const problem of await smokeInstalledPackages(tarballs)) fail('installed packages', problem);
+  }
+  // The SDK as an integrator installs it alone: under 1 MB with its dependencies, and a strict type-check of a
+  // small program using it under 3 s more than without it (issue #33).
+  const sdkTarball = tarballs[publishable.findIndex(({ manifest }) => manifest.name === '@vsf/sdk')];
+  if (problems.length === 0 && sdkTarball) {
+    for (const problem of reportSdkTypes(measureSdkTypes(sdkTarball))) fail('@vsf/sdk', problem);
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 // `pnpm measure`: the architecture figures issue #16 set targets for, measured on this checkout.
 // - lines of the contract's endpoint declarations (target: under 1 200);
-// - what `import { VsfClient } from '@vsf/sdk'` costs a bundle (scripts/measure-sdk.mjs; under 25 KB gzipped);
+// - what `import { VsfClient } from '@vsf/sdk'` costs a bundle (scripts/measure-sdk.mjs; under 20 KB gzipped);
+// - the packed SDK installed alone (under 1 MB with its dependencies) and the extra time a strict
+//   (`skipLibCheck: false`) type-check of a five-line program using it takes (under 3 s; scripts/measure-sdk-types.mjs);
 // - the peak RSS of the built `vsf sync` with nothing to sync (under 60 MB): an incremental run against a
 //   team whose mirror is already current, on a reference server started here on embedded PGlite (the
 //   median of three such runs);
@@ -13,6 +15,7 @@ import { promisify } from 'node:util';
 import { ALL_SCOPES } from '@vsf/contract';
 import { startTestServer } from '@vsf/server/testing';
 import { bundle } from '../bench/lib/bundle.js';
+import { measureSdkTypes } from './measure-sdk-types.mjs';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -29,7 +32,30 @@ line('contract endpoint declarations (lines)', String(endpointLines), 'under 1 2
 // 2. The SDK in a bundle.
 const sdk = execFileSync(process.execPath, [join(root, 'scripts/measure-sdk.mjs')], { encoding: 'utf8' });
 const gzipped = /gzipped: ([\d.]+ KB)/.exec(sdk)?.[1] ?? '?';
-line("import { VsfClient } from '@vsf/sdk' (gzip)", gzipped, 'under 25 KB, no zod');
+line("import { VsfClient } from '@vsf/sdk' (gzip)", gzipped, 'under 20 KB, no zod');
+
+// 2b. The packed SDK as an integrator installs and type-checks it.
+{
+  const packDir = mkdtempSync(join(tmpdir(), 'vsf-measure-sdk-'));
+  try {
+    const sdkDir = join(root, 'packages/sdk');
+    execFileSync('npx', ['-y', 'pnpm@10.34.9', 'run', 'build'], { cwd: sdkDir, stdio: 'ignore' });
+    execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', packDir], {
+      cwd: sdkDir,
+      stdio: 'ignore',
+    });
+    const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) as string);
+    const figures = measureSdkTypes(tarball);
+    line('@vsf/sdk installed, with dependencies', `${(figures.installedBytes / 1024).toFixed(0)} KB`, 'under 1 024 KB');
+    line(
+      'strict type-check, five lines using the SDK',
+      `+${figures.extra.toFixed(1)} s`,
+      `under +3 s; ${figures.withSdk.toFixed(1)} s vs ${figures.baseline.toFixed(1)} s without`,
+    );
+  } finally {
+    rmSync(packDir, { recursive: true, force: true });
+  }
+}
 
 // 3. `vsf sync` with nothing to sync.
 const scratch = mkdtempSync(join(tmpdir(), 'vsf-measure-'));
