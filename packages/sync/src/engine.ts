@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { PermissionDeniedError } from '@vsf/sdk';
 import { syncThroughFeed } from './feed/feed-run.js';
 import { isoTime } from './iso-time.js';
 import { MirrorTeam } from './mirror-team.js';
@@ -7,102 +6,24 @@ import { syncNestedResource } from './nested-resource.js';
 import { isLastPage, PageWindow } from './page-window.js';
 import { type ResourceSpec, selectResources, syncableResources } from './resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
+import {
+  DEFAULT_LOOKBACK_MS,
+  emptySummary,
+  isForbidden,
+  PAGE_SIZE,
+  type ResourceSummary,
+  runResult,
+  type SyncOptions,
+  type SyncProgress,
+  type SyncResult,
+} from './run-summary.js';
 import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
-import type { FetchedPage, PageSource } from './source.js';
+import type { FetchedPage } from './source.js';
 
-export const PAGE_SIZE = 200;
-export const DEFAULT_LOOKBACK_MS = 60_000;
+export type { ResourceSummary, SyncOptions, SyncProgress, SyncResult };
+export { DEFAULT_LOOKBACK_MS, emptySummary, isForbidden, PAGE_SIZE, runResult };
+
 const MAX_ATTEMPTS = 3;
-
-export interface SyncProgress {
-  resource: string;
-  mode: SyncMode;
-  page: number;
-  pages: number;
-  rows: number;
-  total: number;
-  rowsPerSecond: number;
-}
-
-export interface ResourceSummary {
-  resource: string;
-  /**
-   * `skipped`: not started, because the run was stopped (see `SyncResult.error`). `forbidden`: the key may
-   * not read it (a 403, a missing scope); the run goes on without it and is not failed by it.
-   */
-  status: 'completed' | 'failed' | 'dry-run' | 'skipped' | 'forbidden';
-  mode: SyncMode;
-  /** How the run read it: its list (pages), or only the events feed's changes. */
-  via: 'lists' | 'feed';
-  /** The `updatedAfter` sent, or null for a full run. */
-  updatedAfter: string | null;
-  resumed: boolean;
-  pages: number;
-  upserted: number;
-  deleted: number;
-  /** Total the server reported; for a dry run, what would be fetched. */
-  total: number;
-  durationMs: number;
-  /** Requests of this resource retried after a blip. */
-  retries: number;
-  /** Server start time of this run, now the watermark (null unless completed). */
-  watermark: string | null;
-  /** Changes applied from the server's events feed (the `events` extension), when it announces one. */
-  feedChanges?: number;
-  /** Where the resource now follows the feed from. */
-  feedCursor?: number;
-  error?: string;
-}
-
-export interface SyncOptions {
-  source: PageSource;
-  sink: Sink;
-  /** Resource names (`cars`, `customers`, …); default every syncable resource. */
-  resources?: string[] | undefined;
-  /** `auto` (default): incremental after a first completed run, full before it. */
-  mode?: SyncMode | 'auto';
-  lookbackMs?: number;
-  /** After a complete full run with a stable total, delete mirrored rows the run did not see. */
-  prune?: boolean;
-  /** Fetch one page of each resource and report what a run would fetch; write nothing. */
-  dryRun?: boolean;
-  /** Resources synced at once. */
-  concurrency?: number;
-  /**
-   * Page requests each resource keeps in flight while it writes the page before them (default 2); each
-   * holds a page in memory. 1 asks for the next page only once the one before it has arrived.
-   */
-  pagesInFlight?: number | undefined;
-  onProgress?: (progress: SyncProgress) => void;
-  /** The run's retry budget for page requests (these replace the SDK client's own retries). */
-  retry?: RetryOptions | undefined;
-  /**
-   * Follow the server's events feed where it announces one (default): an incremental run reads the
-   * changes since the mirror's cursor (hard deletes included, no lookback re-reads) instead of lists.
-   * `false` syncs by lists only, as against a spec-only server.
-   */
-  useFeed?: boolean | undefined;
-  /** @internal A completed run records this as the resource's feed cursor (the feed's end before it began). */
-  feedCursorOnComplete?: number | undefined;
-  /** @internal The run's check that the mirror holds one team's records, shared by its resources. */
-  mirrorTeam?: MirrorTeam | undefined;
-}
-
-export interface SyncResult {
-  ok: boolean;
-  resources: ResourceSummary[];
-  /** Retries the run spent, and why. */
-  retries: RetrySummary;
-  /** Why the run was stopped before every resource was tried (server unreachable, retries spent). */
-  error?: string;
-  stopReason?: StopReason;
-  /** Whether the server announced the events feed (undefined when the run did not ask: dry runs, `useFeed: false`). */
-  feed?: {
-    announced: boolean;
-    /** Set when the feed no longer had the mirror's cursor and a full run replaced it. */
-    resynced?: string;
-  };
-}
 
 /** Full and incremental sync of every selected resource into one sink, holding the sink's lock. */
 export async function sync(options: SyncOptions): Promise<SyncResult> {
@@ -147,7 +68,7 @@ export async function syncLocked(options: SyncOptions, resources: ResourceSpec[]
     // This resource cannot be listed (a missing scope): its own run reports why; the others go on by lists.
   }
   const result = announced
-    ? await syncThroughFeed({ ...run, feed, selected: resources, retries })
+    ? await syncThroughFeed({ ...run, feed, selected: resources, retries, listResources: syncResources })
     : { ...(await syncResources(resources, run, retries)), feed: { announced: false } };
   const first = result.resources.find((r) => r.resource === probe.name);
   if (first) first.retries += probeRetries;
@@ -199,38 +120,6 @@ async function syncAny(
   }
   const parent = syncableResources().find((r) => r.name === resource.parent?.resource) as ResourceSpec;
   return syncNestedResource(resource, parent, options, retries, options.mirrorTeam as MirrorTeam);
-}
-
-/** A run's result from its resources' summaries: in name order, ok unless one failed or the run stopped. */
-export function runResult(summaries: readonly ResourceSummary[], retries: RunRetries): SyncResult {
-  // Code-unit order, not localeCompare: names are ASCII, and the first collation loads ICU's data (~3 MB of RSS).
-  const sorted = [...summaries].sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
-  const stopped = retries.abortReason;
-  return {
-    ok: !stopped && sorted.every((s) => s.status !== 'failed'),
-    resources: sorted,
-    retries: retries.summary,
-    ...(stopped ? { error: stopped.message, stopReason: stopped.reason } : {}),
-  };
-}
-
-/** A summary before any page is read; a skipped resource is reported as one that stays so. */
-export function emptySummary(
-  resource: ResourceSpec,
-  fields: Pick<ResourceSummary, 'status' | 'mode' | 'updatedAfter' | 'resumed'>,
-): ResourceSummary {
-  return {
-    resource: resource.name,
-    ...fields,
-    via: 'lists',
-    pages: 0,
-    upserted: 0,
-    deleted: 0,
-    total: 0,
-    durationMs: 0,
-    retries: 0,
-    watermark: null,
-  };
 }
 
 function skipped(resource: ResourceSpec, options: SyncOptions): ResourceSummary {
@@ -393,11 +282,6 @@ async function runPages(
     startedAt: checkpoint.startedAt,
     totalShrank: smallestTotal < checkpoint.firstTotal,
   };
-}
-
-/** A 403 on a list: the key lacks the resource's read scope. Another key may read it; this one never will. */
-export function isForbidden(error: unknown): boolean {
-  return error instanceof PermissionDeniedError;
 }
 
 async function safeState(sink: Sink, resource: ResourceSpec) {

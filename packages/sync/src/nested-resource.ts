@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { emptySummary, isForbidden, PAGE_SIZE, type ResourceSummary, type SyncOptions } from './engine.js';
 import { isoTime } from './iso-time.js';
 import type { MirrorTeam } from './mirror-team.js';
 import { isLastPage } from './page-window.js';
 import type { ResourceSpec } from './resources.js';
 import type { RunRetries } from './retry/run-retries.js';
+import { emptySummary, isForbidden, PAGE_SIZE, type ResourceSummary, type SyncOptions } from './run-summary.js';
 import type { SyncMode } from './sinks/sink.js';
 import type { FetchedPage } from './source.js';
 

@@ -1,14 +1,7 @@
-import {
-  emptySummary,
-  type ResourceSummary,
-  runResult,
-  type SyncOptions,
-  type SyncResult,
-  syncResources,
-} from '../engine.js';
 import type { MirrorTeam } from '../mirror-team.js';
 import type { ResourceSpec } from '../resources.js';
 import type { RunRetries } from '../retry/run-retries.js';
+import { emptySummary, type ResourceSummary, runResult, type SyncOptions, type SyncResult } from '../run-summary.js';
 import { FeedCursorGoneError, type FeedSource } from '../source.js';
 import { type AppliedPage, drainFeed, FEED_PAGE_SIZE } from './drain-feed.js';
 
@@ -17,6 +10,8 @@ export interface FeedRunOptions extends SyncOptions {
   selected: readonly ResourceSpec[];
   retries: RunRetries;
   mirrorTeam: MirrorTeam;
+  /** The list run (engine.ts's), for the resources the feed cannot bring up to date. */
+  listResources: (resources: readonly ResourceSpec[], options: SyncOptions, retries: RunRetries) => Promise<SyncResult>;
 }
 
 /**
@@ -62,8 +57,8 @@ async function listRun(options: FeedRunOptions, resources: readonly ResourceSpec
   const head = await options.retries.attempt('the events feed’s end', (signal) =>
     options.feed.fetchEvents({ limit: 0, signal }),
   );
-  const { feed: _feed, selected: _selected, retries, ...sync } = options;
-  return syncResources(resources, { ...sync, ...overrides, feedCursorOnComplete: head.nextCursor }, retries);
+  const { feed: _feed, selected: _selected, retries, listResources, ...sync } = options;
+  return listResources(resources, { ...sync, ...overrides, feedCursorOnComplete: head.nextCursor }, retries);
 }
 
 function drain(options: FeedRunOptions, resources: readonly ResourceSpec[]): Promise<AppliedPage[]> {

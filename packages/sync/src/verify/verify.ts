@@ -1,4 +1,4 @@
-import { isForbidden, PAGE_SIZE } from '../engine.js';
+import { isForbidden, PAGE_SIZE } from '../run-summary.js';
 import { MirrorTeam } from '../mirror-team.js';
 import { type ResourceSpec, selectResources } from '../resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from '../retry/run-retries.js';
