@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchContext } from './lib/bench-context.js';
+import type { BenchContext, SeededTeam } from './lib/bench-context.js';
 import { bundle } from './lib/bundle.js';
 import { outputOf, peakRss, ROOT, spawnTs } from './lib/child-process.js';
 import { type Figure, figure, median } from './lib/figure.js';
@@ -112,7 +112,7 @@ function removeSqliteFiles(dir: string, names: string[]): void {
 /** Each run's seconds, in the order run. */
 const seconds = (runs: SyncChildRun[]) => runs.map((run) => (Math.round(run.durationMs) / 1000).toFixed(2)).join(', ');
 
-interface VsfSyncRun {
+export interface VsfSyncRun {
   /** Cars the run wrote. */
   rows: number;
   peakRssBytes: number;
@@ -122,10 +122,10 @@ let vsfBin: Promise<string> | undefined;
 
 /**
  * `vsf sync --resources cars --to <sink> --json --quiet` (the crontab line of the CLI's README) in its own
- * process, the bin bundled as published; its peak RSS is the larger of its own VmHWM, printed as it
- * exits, and what this process saw sampling it every 50 ms.
+ * process, the bin bundled as published, with `team`'s key (the 100k team unless told); its peak RSS is
+ * the larger of its own VmHWM, printed as it exits, and what this process saw sampling it every 50 ms.
  */
-async function runVsfSync(ctx: BenchContext, sinkUrl: string): Promise<VsfSyncRun> {
+export async function runVsfSync(ctx: BenchContext, sinkUrl: string, team: SeededTeam = ctx.big): Promise<VsfSyncRun> {
   vsfBin ??= bundle('packages/cli/src/bin/vsf.ts', join(ROOT, 'bench/.build'));
   const reportRss = join(ctx.tmp, 'report-rss.mjs');
   writeFileSync(
@@ -138,7 +138,7 @@ async function runVsfSync(ctx: BenchContext, sinkUrl: string): Promise<VsfSyncRu
     ['sync', '--resources', 'cars', '--to', sinkUrl, '--json', '--quiet'],
     {
       NODE_OPTIONS: `--import=${reportRss}`,
-      VSF_API_KEY: ctx.big.key,
+      VSF_API_KEY: team.key,
       VSF_BASE_URL: ctx.server.baseUrl,
       // No profile or offline queue of whoever runs the benchmarks.
       XDG_CONFIG_HOME: ctx.tmp,

@@ -1,9 +1,9 @@
 import { teamRowCount } from '../packages/server/src/repositories/team-row-counts.js';
-import type { BenchContext } from './lib/bench-context.js';
+import type { BenchContext, SeededTeam } from './lib/bench-context.js';
 import { type Figure, figure } from './lib/figure.js';
 import { interleavedMedians, medianMs } from './lib/timing.js';
 
-const LIMIT = 200;
+export const LIMIT = 200;
 const DEEP_PAGE = 500;
 const RUNS = 40;
 
@@ -14,15 +14,7 @@ const RUNS = 40;
  */
 export async function listLatency(ctx: BenchContext): Promise<Figure[]> {
   const { big, server, db } = ctx;
-  const get = (page: number) => async () => {
-    const res = await fetch(`${server.baseUrl}/cars?limit=${LIMIT}&page=${page}`, {
-      headers: { authorization: `Bearer ${big.key}` },
-    });
-    const body = (await res.json()) as { data: unknown[]; total: number };
-    if (res.status !== 200 || body.data.length !== LIMIT || body.total !== big.cars) {
-      throw new Error(`page ${page}: status ${res.status}, ${body.data?.length} rows, total ${body.total}`);
-    }
-  };
+  const get = (page: number) => getListPage(server.baseUrl, big, page);
   const [first, deep] = await interleavedMedians(get(1), get(DEEP_PAGE), RUNS);
   // The server seeks a page from the nearer end of the list: the middle page is the farthest from both.
   const [, middle] = await interleavedMedians(get(1), get(DEEP_PAGE / 2), RUNS);
@@ -58,4 +50,17 @@ export async function listLatency(ctx: BenchContext): Promise<Figure[]> {
       details: { countStarMs: Math.round(countMs * 100) / 100 },
     }),
   ];
+}
+
+/** `GET /cars?limit=200&page=<page>` with `team`'s key, checked: a full page and the team's exact `total`. */
+export function getListPage(baseUrl: string, team: SeededTeam, page: number): () => Promise<void> {
+  return async () => {
+    const res = await fetch(`${baseUrl}/cars?limit=${LIMIT}&page=${page}`, {
+      headers: { authorization: `Bearer ${team.key}` },
+    });
+    const body = (await res.json()) as { data: unknown[]; total: number };
+    if (res.status !== 200 || body.data.length !== LIMIT || body.total !== team.cars) {
+      throw new Error(`page ${page}: status ${res.status}, ${body.data?.length} rows, total ${body.total}`);
+    }
+  };
 }
