@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Executor } from './team-scoped-table.js';
+import type { Executor } from './executor.js';
 
 /** Delta rows of one team and table past which a read folds them into one. */
 const FOLD_AT = 64;

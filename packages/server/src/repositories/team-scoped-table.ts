@@ -1,10 +1,11 @@
 import { type ColumnKind, type RecordColumn, recordColumns, snakeCase } from '@vsf/contract';
 import type { Knex } from 'knex';
+import type { Executor } from './executor.js';
 import { HotStatement, StatementCache } from './hot-statement.js';
 import { type Anchor, PageAnchors } from './page-anchors.js';
 import { teamRowCount, teamRowCountSql } from './team-row-counts.js';
 
-export type Executor = Knex | Knex.Transaction;
+export type { Executor };
 
 export interface ListOptions {
   page: number;
