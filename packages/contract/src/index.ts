@@ -38,3 +38,4 @@ export * from './schemas/webhook.js';
 export * from './scope-check.js';
 export * from './scopes.js';
 export * from './standard-resources.js';
+export * from './validation-details.js';

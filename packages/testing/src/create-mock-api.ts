@@ -1,9 +1,9 @@
-import { apiEndpoints, type EndpointDefinition, serverPath } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, serverPath, toValidationDetails } from '@vsf/contract';
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import { RESOURCES } from './contract-resources.js';
 import { handleRequest, type MockAnswer } from './handle-request.js';
 import { Clock, type MockClock } from './mock-clock.js';
-import { errorBody, MockHttpError, toValidationDetails } from './mock-errors.js';
+import { errorBody, MockHttpError } from './mock-errors.js';
 import { DEFAULT_TEAM, KeyRing, type MockKeys } from './mock-keys.js';
 import { type MockRecord, MockStore, type TeamData } from './mock-store.js';
 import { seedTeamDefaults } from './special-operations.js';

@@ -3,21 +3,14 @@ import {
   type EndpointDefinition,
   firstMissingScope,
   serverPath,
+  toValidationDetails,
   triggeredFieldScopes,
   waitsForRecord,
 } from '@vsf/contract';
 import { type MockResource, resourceOf, type StandardOperation } from './contract-resources.js';
 import { listEvents } from './events-feed.js';
 import { fingerprint, IDEMPOTENCY_TTL_MS, validateIdempotencyKey } from './idempotency.js';
-import {
-  conflict,
-  forbidden,
-  MockHttpError,
-  notFound,
-  notImplemented,
-  toValidationDetails,
-  validationFailed,
-} from './mock-errors.js';
+import { conflict, forbidden, MockHttpError, notFound, notImplemented, validationFailed } from './mock-errors.js';
 import type { KeyRing, MockKey } from './mock-keys.js';
 import type { MockStore, TeamData } from './mock-store.js';
 import { SPECIAL_OPERATIONS } from './special-operations.js';

@@ -1,10 +1,6 @@
-import type { ErrorCode } from '@vsf/contract';
-import type { z } from 'zod';
+import type { ErrorCode, ValidationDetail } from '@vsf/contract';
 
-export interface ValidationDetail {
-  path: string;
-  message: string;
-}
+export type { ValidationDetail };
 
 /** One `ApiError` answer, as the reference server sends it (packages/server/src/errors/api-http-error.ts). */
 export class MockHttpError extends Error {
@@ -41,20 +37,6 @@ export const notImplemented = (operationId: string, what?: string) =>
     'not_implemented',
     `${operationId}${what ? ` ${what}` : ''} is not implemented by @vsf/testing's mock API; test it against a reference server (vsf-server start)`,
   );
-
-/**
- * zod issues as `{path, message}` details, exactly as the server maps them (packages/server/src/http/zod-issues.ts):
- * the conformance suite (tests/conformance) compares the two answers.
- */
-export function toValidationDetails(error: z.ZodError, prefix?: string): ValidationDetail[] {
-  return error.issues.map((issue) => {
-    const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)].join('.');
-    if (issue.code === 'unrecognized_keys') {
-      return { path, message: `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` };
-    }
-    return { path, message: issue.message };
-  });
-}
 
 /** The `ApiError` body of an error. */
 export const errorBody = (error: MockHttpError) => ({ error: error.message, code: error.code, details: error.details });

@@ -1,9 +1,6 @@
-import type { ErrorCode } from '@vsf/contract';
+import type { ErrorCode, ValidationDetail } from '@vsf/contract';
 
-export interface ValidationDetail {
-  path: string;
-  message: string;
-}
+export type { ValidationDetail };
 
 /** An error that maps to one `ApiError` response. Anything else thrown becomes a 500 with no internals. */
 export class ApiHttpError extends Error {

@@ -1,4 +1,4 @@
-import { type EndpointDefinition, toExpressPath } from '@vsf/contract';
+import { type EndpointDefinition, toExpressPath, toValidationDetails } from '@vsf/contract';
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
 import { notFound, validationFailed } from '../errors/api-http-error.js';
@@ -23,7 +23,6 @@ import { FILE_PART, isMultipartBody, readFormUpload } from './read-multipart-ima
 import { authenticateAdminToken, authenticateApiKey } from './request-guard.js';
 import { sendJson } from './send-json.js';
 import { claimsWithFirstWrite } from './standard-handlers.js';
-import { toValidationDetails } from './zod-issues.js';
 
 export interface BindOptions {
   services: Services;

@@ -1,4 +1,4 @@
-import { IMAGE_MEDIA_TYPE, IMAGE_MEDIA_TYPE_MESSAGE, PHOTO_MAX_BYTES } from '@vsf/contract';
+import { IMAGE_MEDIA_TYPE, IMAGE_MEDIA_TYPE_MESSAGE, PHOTO_MAX_BYTES, toValidationDetails } from '@vsf/contract';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import type { z } from 'zod';
@@ -7,7 +7,6 @@ import type { BodyTimeouts } from './body-timeouts.js';
 import { jsonSafetyProblems } from './json-safety.js';
 import { readBodyBytes } from './read-body-bytes.js';
 import { imageTooLarge, refuseContentEncoding } from './read-image-body.js';
-import { toValidationDetails } from './zod-issues.js';
 
 /** The part that holds the image, named as Stripe's and most upload APIs' file part is. */
 export const FILE_PART = 'file';

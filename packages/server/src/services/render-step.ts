@@ -2,12 +2,12 @@ import {
   type CommunicationChannel,
   renderTemplate,
   type StepContent,
+  toValidationDetails,
   V1CommunicationMessageUpdate,
   V1CommunicationThreadUpdate,
   type V1Customer,
 } from '@vsf/contract';
 import type { ValidationDetail } from '../errors/api-http-error.js';
-import { toValidationDetails } from '../http/zod-issues.js';
 import { messageSendProblems } from './send-readiness.js';
 
 /** A content step filled in for one recipient: what their message (and a new thread's subject) will say. */

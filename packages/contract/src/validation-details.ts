@@ -1,0 +1,21 @@
+import type { z } from './zod.js';
+
+/** One entry of a 400's `details` (`ValidationIssue` in OpenAPI): the field's dotted path, and what is wrong. */
+export interface ValidationDetail {
+  path: string;
+  message: string;
+}
+
+/**
+ * zod's issues as a 400's details: the dotted path (under `prefix`, for a body nested in a larger one) and
+ * zod's message, unknown keys named. The reference server and the mock (`@vsf/testing`) both answer with this.
+ */
+export function toValidationDetails(error: z.ZodError, prefix?: string): ValidationDetail[] {
+  return error.issues.map((issue) => {
+    const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)].join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return { path, message: `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` };
+    }
+    return { path, message: issue.message };
+  });
+}
