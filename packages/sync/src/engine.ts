@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { completeRun } from './complete-run.js';
 import { syncThroughFeed } from './feed/feed-run.js';
 import { isoTime } from './iso-time.js';
 import { MirrorTeam } from './mirror-team.js';
@@ -175,16 +176,7 @@ export async function syncResource(
     for (let attempt = 1; ; attempt++) {
       const outcome = await runPages(resource, options, team, mode, fetchPage, checkpoint, summary);
       if (!outcome.totalShrank) {
-        const prune = Boolean(options.prune) && mode === 'full';
-        const { deleted } = await options.sink.completeRun(resource, {
-          runId: outcome.runId,
-          watermark: outcome.startedAt,
-          prune,
-          feedCursor: options.feedCursorOnComplete,
-        });
-        summary.deleted = deleted;
-        summary.watermark = outcome.startedAt;
-        if (options.feedCursorOnComplete !== undefined) summary.feedCursor = options.feedCursorOnComplete;
+        await completeRun(resource, options, mode, outcome, summary);
         // A resumed run finishes as of its original start: records changed while it was interrupted
         // may sit on pages it had already read. Catch up now, so one command leaves the mirror current
         // instead of one cron interval behind.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { completeRun } from './complete-run.js';
 import { isoTime } from './iso-time.js';
 import type { MirrorTeam } from './mirror-team.js';
 import { isLastPage } from './page-window.js';
@@ -86,17 +87,7 @@ export async function syncNestedResource(
       }
       after = ids[ids.length - 1] as string;
     }
-    const prune = Boolean(options.prune) && mode === 'full';
-    const { deleted } = await sink.completeRun(resource, {
-      runId: checkpoint.runId,
-      watermark: checkpoint.startedAt,
-      prune,
-      feedCursor: options.feedCursorOnComplete,
-    });
-    summary.deleted = deleted;
-    summary.watermark = checkpoint.startedAt;
-    if (options.feedCursorOnComplete !== undefined) summary.feedCursor = options.feedCursorOnComplete;
-    return summary;
+    return await completeRun(resource, options, mode, checkpoint, summary);
   } catch (error) {
     summary.status = isForbidden(error) ? 'forbidden' : 'failed';
     summary.error = (error as Error).message;
