@@ -37,4 +37,4 @@ export const ALL_SCOPES: readonly Scope[] = ['read:cars', 'write:cars', 'read:cu
 export const PHOTO_MAX_BYTES = 3145728;
 
 /** The version of this SDK, from its package.json (a build fails when they differ). */
-export const SDK_VERSION = '0.1.0';
+export const SDK_VERSION = '1.0.0';

@@ -7,6 +7,7 @@ import {
   SERVER_EXTENSIONS,
 } from '@vsf/contract';
 import express, { type Express } from 'express';
+import serverPackage from '../../package.json' with { type: 'json' };
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
@@ -85,8 +86,8 @@ export interface VsfApp extends Express {
   };
 }
 
-/** Told to assistants in MCP's `serverInfo`. */
-const SERVER_VERSION = '0.1.0';
+/** Told to assistants in MCP's `serverInfo`: the package's own version. */
+const SERVER_VERSION = serverPackage.version;
 
 /** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
 export function createApp(deps: AppDeps): VsfApp {

@@ -1,7 +1,7 @@
-import { isForbidden, PAGE_SIZE } from '../run-summary.js';
 import { MirrorTeam } from '../mirror-team.js';
 import { type ResourceSpec, selectResources } from '../resources.js';
 import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from '../retry/run-retries.js';
+import { isForbidden, PAGE_SIZE } from '../run-summary.js';
 import type { MirrorReader, Sink } from '../sinks/sink.js';
 import type { FetchedPage, PageRequest, PageSource } from '../source.js';
 import { canonicalFields, digest } from './canonical-json.js';
