@@ -3,9 +3,10 @@
 // esbuild bundles that one import (minified, for browsers, as a front end would ship it), then this prints
 // the minified and gzipped sizes and the share of each package in the bundle. `--check` (run by `pnpm test`)
 // exits 1 when the gzipped size is over the target or when zod, any @vsf/contract module or a package.json
-// ends up in the bundle: the SDK depends on neither, and its version is generated, not read from its manifest.
+// ends up in the bundle (the SDK depends on neither, and its version is generated, not read from its manifest),
+// or when the SDK README's stated size is not this build's.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -93,6 +94,13 @@ if (check) {
       problems.push(`${file} is in the bundle; the SDK does not use the contract`);
     if (file.endsWith('package.json')) problems.push(`${file} is in the bundle; a manifest is not code`);
   }
+  // The published README states the figure: it must be this build's, not an older one's.
+  const readme = readFileSync(join(root, 'packages/sdk/README.md'), 'utf8');
+  const stated = readme.match(/bundled by esbuild, gzipped \| ([\d.]+) KB \|/)?.[1];
+  if (stated === undefined)
+    problems.push("packages/sdk/README.md states no gzipped bundle size ('bundled by esbuild, gzipped | … KB |')");
+  else if (Math.abs(Number(stated) * 1024 - gzipped) > 0.3 * 1024)
+    problems.push(`packages/sdk/README.md says ${stated} KB gzipped; the bundle is ${kb(gzipped)}: update the README`);
   if (problems.length > 0) {
     console.error(`✖ SDK size check:\n${problems.map((p) => `- ${p}`).join('\n')}`);
     process.exit(1);
