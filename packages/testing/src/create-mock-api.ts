@@ -1,5 +1,8 @@
 import { apiEndpoints, type EndpointDefinition, serverPath, toValidationDetails } from '@vsf/contract';
-import { HttpResponse, http, type RequestHandler } from 'msw';
+// `msw/core/http` rather than `msw`: the package's root also loads its WebSocket support, whose broadcast
+// channel keeps a Deno process from ever exiting. Plain `Response`s are what msw's resolvers return anyway.
+import type { RequestHandler } from 'msw';
+import { http } from 'msw/core/http';
 import { RESOURCES } from './contract-resources.js';
 import { handleRequest, type MockAnswer } from './handle-request.js';
 import { Clock, type MockClock } from './mock-clock.js';
@@ -70,10 +73,10 @@ const INJECTED_CODES: Record<number, string> = {
 };
 
 const json = (answer: MockAnswer) =>
-  HttpResponse.json(answer.body as Record<string, unknown>, {
+  new Response(JSON.stringify(answer.body), {
     status: answer.status,
     // The announced extensions the mock implements (the SDK reads them); never binary-upload: no bytes kept.
-    headers: { 'Vsf-Extensions': 'events', ...answer.headers },
+    headers: { 'Content-Type': 'application/json', 'Vsf-Extensions': 'events', ...answer.headers },
   });
 
 const errorAnswer = (error: MockHttpError): MockAnswer => ({
@@ -136,7 +139,7 @@ export function createMockApi(options: MockApiOptions): MockApi {
     received.push(entry);
     const failure = failures.shift();
     if (failure?.delayMs) await sleep(failure.delayMs);
-    if (failure && 'networkError' in failure) return HttpResponse.error();
+    if (failure && 'networkError' in failure) return Response.error();
     let answer: MockAnswer;
     if (failure && 'status' in failure) {
       const code = INJECTED_CODES[failure.status] ?? (failure.status >= 500 ? 'internal_error' : 'validation_error');
