@@ -21,9 +21,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const requireFromRoot = createRequire(join(root, 'package.json'));
 const ts = requireFromRoot('typescript');
 
+/**
+ * A smoke program that does not exit leaves a handle open at import (an interval, a socket, a broadcast
+ * channel): an application importing the package would not exit either. Killed after this long, and said so.
+ */
+const EXIT_WITHIN_MS = 5 * 60_000;
+
 function run(command, args, options = {}) {
   return new Promise((resolvePromise) => {
     const child = spawn(command, args, { ...options, env: { ...process.env, FORCE_COLOR: '0', ...options.env } });
+    const timer = setTimeout(() => {
+      output += `\nstill running after ${EXIT_WITHIN_MS / 60_000} min: something keeps the process from exiting`;
+      child.kill('SIGKILL');
+    }, EXIT_WITHIN_MS);
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -32,7 +42,10 @@ function run(command, args, options = {}) {
       output += chunk;
     });
     child.on('error', (error) => resolvePromise({ code: -1, output: `${output}${error.message}` }));
-    child.on('close', (code) => resolvePromise({ code, output }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, output });
+    });
   });
 }
 
