@@ -6,7 +6,7 @@ import { MirrorTeam } from './mirror-team.js';
 import { syncNestedResource } from './nested-resource.js';
 import { isLastPage, PageWindow } from './page-window.js';
 import { type ResourceSpec, selectResources, syncableResources } from './resources.js';
-import { type RetryOptions, type RetrySummary, RunRetries, type StopReason } from './retry/run-retries.js';
+import { RunRetries } from './retry/run-retries.js';
 import {
   DEFAULT_LOOKBACK_MS,
   emptySummary,

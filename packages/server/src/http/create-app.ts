@@ -7,9 +7,9 @@ import {
   SERVER_EXTENSIONS,
 } from '@vsf/contract';
 import express, { type Express } from 'express';
-import serverPackage from '../../package.json' with { type: 'json' };
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import serverPackage from '../../package.json' with { type: 'json' };
 import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 import { mcpEndpoint } from '../mcp/mcp-endpoint.js';
 import { type BlobStore, MemoryBlobStore } from '../media/blob-store.js';
