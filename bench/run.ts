@@ -41,7 +41,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<Figure[]>> = {
   // Last: their hung receivers and a thousand waiting requests must not overlap another stage's figures.
   webhooks: webhookDelivery,
   'long-polls': idleLongPolls,
-  // Only when named (`pnpm bench scale`): it seeds 2 million more cars and syncs a million twice.
+  // Only when named (`pnpm bench scale`): it seeds 2 million more cars and syncs a million three times.
   scale,
 };
 

@@ -25,8 +25,8 @@ const MB = 1024 * 1024;
 /**
  * Issue #34, "10× the data, and many teams": a team of 1 000 000 cars against the 100 000-car team, and
  * one team among 1 000 teams of 1 000 cars against the 1 000-car team alone. Not part of the default
- * `pnpm bench` (it seeds 2 million more cars and syncs a million twice, about as long as the rest put
- * together): `pnpm bench scale`. Each figure compares the same measurement at the two sizes, in the same
+ * `pnpm bench` (it seeds 2 million more cars and syncs a million cars three times, ~10 minutes, about as
+ * long as the rest put together): `pnpm bench scale`. Each figure compares the same measurement at the two sizes, in the same
  * run, alternated; the issue's targets are that cost stays flat (rows/s at 0.85 or more, page-1 p99 at
  * 1.3 or less, peak RSS under 110 MB); where the issue set none, the same flatness is asked.
  */
