@@ -190,7 +190,7 @@ describe('vsf sync', () => {
     expect(first.stderr).not.toContain(ESC);
     const second = await vsf(['sync', '--to', to, '--resources', 'cars,customers']);
     expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/cars\s+completed\s+incremental/);
+    expect(second.stdout).toMatch(/cars\s+completed\s+(?:feed|lists)\s+incremental/);
     const dry = await vsf(['sync', '--to', to, '--dry-run', '--json']);
     expect(JSON.parse(dry.stdout).resources.every((r: { status: string }) => r.status === 'dry-run')).toBe(true);
   }, 60_000);
