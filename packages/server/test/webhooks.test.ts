@@ -578,7 +578,9 @@ describe('fair delivery', () => {
       const end = Date.now() + 5_000;
       const retried = () => receiver.received.filter((r) => r.path.startsWith('/retry-dead-')).length;
       while (retried() < options.perTeamConcurrency - 1 && Date.now() < end) await sleep(10);
-      expect(retried()).toBe(options.perTeamConcurrency - 1);
+      // Seven beside the healthy delivery; once that one is answered its slot may go to an eighth, never more.
+      expect(retried()).toBeGreaterThanOrEqual(options.perTeamConcurrency - 1);
+      expect(retried()).toBeLessThanOrEqual(options.perTeamConcurrency);
     } finally {
       await dispatcher.stop();
     }
