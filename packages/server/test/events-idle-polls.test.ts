@@ -1,14 +1,15 @@
 import { ALL_SCOPES, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
+import { queriesDuring } from './support/queries-during.js';
+import { waiterAndWriter } from './support/waiter-and-writer.js';
 
 // Idle followers cost the database nothing: a long poll at the head its instance knows (read while hearing
 // the team's commits, none heard since) reads neither the head nor an empty page, and one whose wait ends
 // with no commit answers without reading again. Each such re-poll used to cost four queries (the head, the
 // page, the head again while waiting, the page again at the deadline): 1 000 idle followers, ~160 a second.
 // On PostgreSQL the writes go through another instance on the same database; on PGlite, the same process.
-const databaseUrl = process.env.TEST_DATABASE_URL;
 
 interface Feed {
   data: V1Event[];
@@ -18,29 +19,9 @@ interface Feed {
 
 let waiter: TestServer;
 let writer: TestServer;
-beforeAll(async () => {
-  waiter = await startTestServer();
-  writer = databaseUrl ? await startTestServer({ databaseUrl }) : waiter;
+waiterAndWriter((servers) => {
+  ({ waiter, writer } = servers);
 });
-afterAll(async () => {
-  await waiter?.close();
-  if (writer !== waiter) await writer?.close();
-});
-
-/** Counts the statements `server` sends while `work` runs (its pool's; the listener has its own connection). */
-async function queriesDuring(server: TestServer, work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const count = (query: { sql: string }) => {
-    sent.push(query.sql);
-  };
-  server.db.on('query', count);
-  try {
-    await work();
-  } finally {
-    server.db.off('query', count);
-  }
-  return sent;
-}
 
 describe('idle long polls', () => {
   it('that time out and poll again send no query: the head is known, an empty wait is not read twice', async () => {
@@ -64,11 +45,13 @@ describe('idle long polls', () => {
     // A first round learns the head (and takes the team's lease), authenticates each key once.
     await everyone(() => Array.from({ length: followers }, (_, n) => poll(n)));
     const rounds = 2;
-    const sent = await queriesDuring(waiter, async () => {
-      for (let round = 0; round < rounds; round++) {
-        await everyone(() => Array.from({ length: followers }, (_, n) => poll(n)));
-      }
-    });
+    const sent = (
+      await queriesDuring(waiter, async () => {
+        for (let round = 0; round < rounds; round++) {
+          await everyone(() => Array.from({ length: followers }, (_, n) => poll(n)));
+        }
+      })
+    ).map((query) => query.sql);
     console.info(`${followers * rounds} idle long polls that timed out: ${sent.length} queries`, sent);
     expect(sent).toEqual([]);
   });

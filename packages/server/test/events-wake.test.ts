@@ -1,7 +1,9 @@
 import { ALL_SCOPES, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
+import { queriesDuring } from './support/queries-during.js';
+import { waiterAndWriter } from './support/waiter-and-writer.js';
 
 // Long polls wake on commit: the instance's one LISTEN connection hears the team's commits (migration 031),
 // instead of every waiting request reading its team's head on a timer (200 ms, which made `--follow` 200 ms
@@ -22,13 +24,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 let waiter: TestServer;
 let writer: TestServer;
-beforeAll(async () => {
-  waiter = await startTestServer();
-  writer = databaseUrl ? await startTestServer({ databaseUrl }) : waiter;
-});
-afterAll(async () => {
-  await waiter?.close();
-  if (writer !== waiter) await writer?.close();
+waiterAndWriter((servers) => {
+  ({ waiter, writer } = servers);
 });
 
 async function team() {
@@ -84,14 +81,8 @@ describe('waiting for the next event', () => {
       }),
     );
     await sleep(500); // every request has authenticated and started waiting
-    let queries = 0;
-    const count = () => {
-      queries++;
-    };
-    waiter.db.on('query', count);
     const idleMs = 2_000;
-    await sleep(idleMs);
-    waiter.db.off('query', count);
+    const queries = (await queriesDuring(waiter, () => sleep(idleMs))).length;
     // Reading the head each 200 ms was 5 queries a second per waiting request: 200 in this window.
     console.info(`${waits} waiting requests: ${queries} queries in ${idleMs} ms`);
     expect(queries).toBeLessThanOrEqual(2);

@@ -5,6 +5,7 @@ import { carsTable } from '../src/repositories/tables.js';
 import type { Executor } from '../src/repositories/team-scoped-table.js';
 import type { TestServer } from '../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { queriesDuring } from './support/queries-during.js';
 import { teamServer } from './support/team-server.js';
 
 // A walk through a list starts each page where the page before it ended (repositories/page-anchors.ts),
@@ -63,15 +64,7 @@ async function listed(api: ApiCaller, page: number, updatedAfter?: string): Prom
 
 /** The SQL the server's database handle runs while `work` does. */
 async function statementsDuring(work: () => Promise<void>): Promise<string[]> {
-  const seen: string[] = [];
-  const listener = (query: { sql: string }) => seen.push(query.sql);
-  server.db.on('query', listener);
-  try {
-    await work();
-  } finally {
-    server.db.off('query', listener);
-  }
-  return seen;
+  return (await queriesDuring(server, work)).map((query) => query.sql);
 }
 
 type Step =
@@ -220,15 +213,10 @@ describe('a page nearer the end of the list than its start', () => {
 
   /** The index entries and rows of `cars` the page's statement read, as EXPLAIN ANALYZE counts them. */
   async function rowsReadFor(api: ApiCaller, page: number): Promise<{ ids: string[]; read: number }> {
-    const seen: { sql: string; bindings: unknown[] }[] = [];
-    const listener = (query: { sql: string; bindings: unknown[] }) => seen.push(query);
-    server.db.on('query', listener);
-    let ids: string[];
-    try {
+    let ids: string[] = [];
+    const seen = await queriesDuring(server, async () => {
       ids = await listed(api, page);
-    } finally {
-      server.db.off('query', listener);
-    }
+    });
     const pageStatement = seen.find((q) => q.sql.includes('cross join lateral'));
     if (!pageStatement) throw new Error(`no seek among ${seen.map((q) => q.sql).join('\n')}`);
     // The driver's SQL numbers its parameters; knex's raw takes them in order as `?`.
