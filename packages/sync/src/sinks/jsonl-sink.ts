@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
-import { processAlive } from './process-alive.js';
+import { heldByDeadProcess, lockHolder } from './lock-holder.js';
 import {
   type Checkpoint,
   type LockHolder,
@@ -77,7 +77,7 @@ export class JsonlSink implements Sink {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = JSON.parse(readFileSync(path, 'utf8')) as { pid: number; host: string; at: string };
-      if (holder.host === hostname() && !processAlive(holder.pid)) {
+      if (heldByDeadProcess(holder)) {
         unlinkSync(path);
         return this.lock(owner);
       }
@@ -95,8 +95,7 @@ export class JsonlSink implements Sink {
     const path = join(this.dir, '.lock');
     if (!existsSync(path)) return null;
     const holder = JSON.parse(readFileSync(path, 'utf8')) as { owner?: string; pid: number; host: string; at: string };
-    const stale = holder.host === hostname() && !processAlive(holder.pid);
-    return { owner: holder.owner ?? 'vsf sync', pid: holder.pid, host: holder.host, since: holder.at, stale };
+    return lockHolder({ owner: holder.owner ?? 'vsf sync', pid: holder.pid, host: holder.host, since: holder.at });
   }
 
   async getState(resource: ResourceSpec): Promise<ResourceState> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
-import { processAlive } from './process-alive.js';
+import { heldByDeadProcess, lockHolder } from './lock-holder.js';
 import {
   type Checkpoint,
   type LockHolder,
@@ -123,8 +123,7 @@ export class SqlSink implements Sink {
         `select owner, pid, host, acquired_at from ${LOCK_TABLE} where name = ?`,
         [LOCK_NAME],
       );
-      // A run killed on this machine (SIGKILL, OOM, reboot) cannot release its lock: take it over.
-      if (holder && holder.host === hostname() && !processAlive(Number(holder.pid))) {
+      if (holder && heldByDeadProcess({ pid: Number(holder.pid), host: holder.host })) {
         await db.run(`delete from ${LOCK_TABLE} where name = ? and pid = ? and host = ?`, [
           LOCK_NAME,
           holder.pid,
@@ -160,9 +159,7 @@ export class SqlSink implements Sink {
       [LOCK_NAME],
     );
     if (!holder) return null;
-    const pid = Number(holder.pid);
-    const stale = holder.host === hostname() && !processAlive(pid);
-    return { owner: holder.owner, pid, host: holder.host, since: holder.acquired_at, stale };
+    return lockHolder({ owner: holder.owner, pid: Number(holder.pid), host: holder.host, since: holder.acquired_at });
   }
 
   async getState(resource: ResourceSpec): Promise<ResourceState> {
