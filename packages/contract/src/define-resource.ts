@@ -133,7 +133,7 @@ export function defineResource<
     const list = operation === 'list';
     return {
       ...endpoint(
-        list ? `list${name}s` : `${operation}${name}`,
+        list ? `list${names.plural}` : `${operation}${name}`,
         methods[operation],
         itemOperations.includes(operation) ? itemPath : path,
         operation,

@@ -1,4 +1,5 @@
 import type { EndpointDefinition } from './endpoint.js';
+import { pluralOf } from './plural.js';
 import { snakeCase } from './record-columns.js';
 
 /**
@@ -7,6 +8,17 @@ import { snakeCase } from './record-columns.js';
  */
 export function eventResourceName(getOperationId: string): string {
   return snakeCase(getOperationId.replace(/^(get|list)/, '')).replace(/^_/, '');
+}
+
+/**
+ * The table of a resource's records (the server's, and the sync's mirror of a new list): the plural its
+ * list is named with, snake_case (`listKeyBoxes` → `key_boxes`), else the plural rule's of its `get`.
+ */
+export function resourceTableName(endpoints: { list?: { operationId: string }; get?: { operationId: string } }) {
+  const plural = endpoints.list
+    ? endpoints.list.operationId.replace(/^list/, '')
+    : pluralOf((endpoints.get?.operationId ?? '').replace(/^get/, ''));
+  return snakeCase(plural).replace(/^_/, '');
 }
 
 /** The `get` of the records a collection path lists (`/cars` → `GET /cars/{carId}`), if there is one. */

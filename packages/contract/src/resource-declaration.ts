@@ -1,4 +1,5 @@
 import type { ApiSurface, FieldScope, ScopeRequirement } from './endpoint.js';
+import type { Field } from './field-table.js';
 import type { ScopeResource } from './scopes.js';
 import type { z } from './zod.js';
 
@@ -61,6 +62,8 @@ export interface GroupDeclaration<S extends ApiSurface, P extends string, X exte
 export interface ResourceDeclaration extends Partial<Record<StandardOperation, OperationOptions>> {
   /** The operation ids' noun: `Car` names `listCars`, `getCar`, `createCar`, `updateCar`, `deleteCar`. */
   readonly name: string;
+  /** The name's plural where the rule (`pluralOf`) does not make it: `People` for `Person`. */
+  readonly plural?: string;
   /** The collection path below the group prefix or the parent's item path: `/cars`, `/audiences`. */
   readonly path: string;
   /** The item's path parameter; `<name>Id` (`carId`) unless given. */
@@ -79,6 +82,12 @@ export interface ResourceDeclaration extends Partial<Record<StandardOperation, O
   readonly updateBody?: z.ZodType;
   /** Query filters of `list`, besides paging and `updatedAfter`. */
   readonly filters?: z.core.$ZodLooseShape;
+  /** The field table the record, bodies, filters and references came from (`fieldTable`), when there is one. */
+  readonly fields?: Readonly<Record<string, Field>>;
+  /** The resource each reference points to, by field (`fieldTable`'s `referenceTargets`). */
+  readonly referenceTargets?: Readonly<Record<string, string>>;
+  /** An update body's fields (`fieldTable` gives them); the update body itself is `updateBody`. */
+  readonly updateShape?: z.core.$ZodLooseShape;
   /** Body fields of both create and update that hold the id of another team record (`OperationOptions.references`). */
   readonly references?: readonly string[];
   /** The standard operations the resource has, each with its options (`create: {…}`); all five unless given. */

@@ -1,4 +1,5 @@
 import type { ApiSurface, FieldScope, ScopeRequirement } from './endpoint.js';
+import type { PluralOf } from './plural.js';
 import type { ResourceDeclaration, StandardOperation } from './resource-declaration.js';
 import type { DeletedRecord, dataResponse, IdParam, listQueryShape, listResponse } from './schemas/common.js';
 import type { z } from './zod.js';
@@ -9,9 +10,13 @@ import type { z } from './zod.js';
 type MethodOf = { list: 'get'; get: 'get'; create: 'post'; update: 'patch'; delete: 'delete' };
 type ItemOperation = 'get' | 'update' | 'delete';
 type Prefixed<X extends string, V extends string> = X extends '' ? V : `${X}${Capitalize<V>}`;
-type OperationId<K extends StandardOperation, N extends string, X extends string> = Prefixed<
+/** The declared `plural`, else the plural rule's. */
+type PluralName<D extends ResourceDeclaration> = D extends { readonly plural: infer P extends string }
+  ? P
+  : PluralOf<D['name']>;
+type OperationId<K extends StandardOperation, D extends ResourceDeclaration, X extends string> = Prefixed<
   X,
-  K extends 'list' ? `list${N}s` : `${K}${N}`
+  K extends 'list' ? `list${PluralName<D>}` : `${K}${D['name']}`
 >;
 /** The declared operations, or all five. */
 export type OperationsOf<D extends ResourceDeclaration> = D extends { readonly operations: readonly (infer K)[] }
@@ -78,7 +83,7 @@ export type StandardEndpoint<
   P extends string,
   D extends ResourceDeclaration,
   X extends string,
-> = DerivedEndpoint<OperationId<K, D['name'], X>, S, MethodOf[K], PathOf<K, P, IdOf<D>>, K> & {
+> = DerivedEndpoint<OperationId<K, D, X>, S, MethodOf[K], PathOf<K, P, IdOf<D>>, K> & {
   readonly response: {
     readonly status: K extends 'create' ? 201 : 200;
     readonly description: string;
@@ -111,7 +116,7 @@ export type ResourceEndpoints<
   D extends ResourceDeclaration,
   X extends string,
 > = {
-  readonly [K in OperationsOf<D> & StandardOperation as OperationId<K, D['name'], X>]: StandardEndpoint<K, S, P, D, X>;
+  readonly [K in OperationsOf<D> & StandardOperation as OperationId<K, D, X>]: StandardEndpoint<K, S, P, D, X>;
 } & {
   readonly [A in keyof D['actions'] & string as Prefixed<X, `${A}${D['name']}`>]: ActionEndpoint<A, S, P, D, X>;
 };

@@ -1,3 +1,4 @@
+import { pluralOf } from './plural.js';
 import type { ResourceBase, ResourceDeclaration, StandardOperation } from './resource-declaration.js';
 
 /** `an` before a vowel sound, acronyms (`an RSVP`) included. */
@@ -21,21 +22,28 @@ export function resourceNames(declaration: ResourceDeclaration, parent: Resource
   // In the parent's possessive the parent is not named twice: `List a car’s events`, not `car events`.
   const own =
     parent && title.startsWith(`${lowerInitial(parent.label)} `) ? title.slice(parent.label.length + 1) : title;
+  const noun = declaration.noun ?? lowerInitial(label.split(' ').pop() as string);
+  // A declared plural replaces the last word, which is the one that takes the plural (`key boxes`).
+  const lastWord = declaration.plural && lowerInitial(words(declaration.plural).split(' ').pop() as string);
+  const plural = (phrase: string) => (lastWord ? phrase.replace(/\S+$/, lastWord) : pluralOf(phrase));
   return {
+    /** The operation ids' plural noun: `KeyBoxes` in `listKeyBoxes`. */
+    plural: declaration.plural ?? pluralOf(declaration.name),
     // Exactly as the type `IdOf` spells it (`Uncapitalize`), so the path the types promise is the one served.
     id: declaration.id ?? `${declaration.name.charAt(0).toLowerCase()}${declaration.name.slice(1)}Id`,
     sdk: declaration.sdk ?? camel(declaration.path),
     label,
     title,
-    noun: declaration.noun ?? lowerInitial(label.split(' ').pop() as string),
-    listSummary: parent ? `List ${article(parent.noun)}’s ${own}s` : `List ${title}s`,
+    noun,
+    listSummary: parent ? `List ${article(parent.noun)}’s ${plural(own)}` : `List ${plural(title)}`,
+    nouns: plural(noun),
   };
 }
 
 /** The summary and success description an operation gets unless it gives its own. */
 export function standardWording(operation: StandardOperation, names: ReturnType<typeof resourceNames>) {
   const { title, noun } = names;
-  if (operation === 'list') return { summary: names.listSummary, response: `A page of ${noun}s` };
+  if (operation === 'list') return { summary: names.listSummary, response: `A page of ${names.nouns}` };
   const verb = `${operation.charAt(0).toUpperCase()}${operation.slice(1)}`;
   return { summary: `${verb} ${article(title)}`, response: operation === 'delete' ? 'Deleted' : `The ${noun}` };
 }

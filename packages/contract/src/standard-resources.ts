@@ -1,6 +1,6 @@
 import { type EndpointDefinition, pathParamNames } from './endpoint.js';
 import { apiEndpoints } from './endpoints/index.js';
-import { eventResourceName } from './event-resource.js';
+import { eventResourceName, resourceTableName } from './event-resource.js';
 
 export type StandardOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
@@ -22,6 +22,8 @@ export interface StandardResource {
   readonly parentParams: readonly string[];
   /** The record's name in the contract, snake_case (`getCarPhoto` → `car_photo`): its events' `resource`. */
   readonly eventResource: string;
+  /** Where its records are stored: `key_boxes` (`resourceTableName`). */
+  readonly table: string;
 }
 
 function readResources(): Map<string, StandardResource> {
@@ -44,6 +46,7 @@ function readResources(): Map<string, StandardResource> {
       itemParam: itemParams[itemParams.length - 1] as string,
       parentParams: pathParamNames(collection.path),
       eventResource: eventResourceName((endpoints.get ?? collection).operationId),
+      table: resourceTableName(endpoints),
     });
   }
   return resources;

@@ -137,6 +137,24 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     }
   },
   "createCar": {
+    "customerId": {
+      "type": "string",
+      "nullable": true,
+      "format": "uuid"
+    },
+    "locationId": {
+      "type": "string",
+      "nullable": true,
+      "format": "uuid"
+    },
+    "vin": {
+      "type": "string",
+      "nullable": true
+    },
+    "stockNumber": {
+      "type": "string",
+      "nullable": true
+    },
     "year": {
       "type": "integer"
     },
@@ -151,14 +169,6 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
       "nullable": true
     },
     "color": {
-      "type": "string",
-      "nullable": true
-    },
-    "vin": {
-      "type": "string",
-      "nullable": true
-    },
-    "stockNumber": {
       "type": "string",
       "nullable": true
     },
@@ -180,16 +190,6 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
         "mi",
         "km"
       ]
-    },
-    "customerId": {
-      "type": "string",
-      "nullable": true,
-      "format": "uuid"
-    },
-    "locationId": {
-      "type": "string",
-      "nullable": true,
-      "format": "uuid"
     },
     "parkingSpotId": {
       "type": "string",
@@ -842,6 +842,24 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     }
   },
   "updateCar": {
+    "customerId": {
+      "type": "string",
+      "nullable": true,
+      "format": "uuid"
+    },
+    "locationId": {
+      "type": "string",
+      "nullable": true,
+      "format": "uuid"
+    },
+    "vin": {
+      "type": "string",
+      "nullable": true
+    },
+    "stockNumber": {
+      "type": "string",
+      "nullable": true
+    },
     "year": {
       "type": "integer"
     },
@@ -856,14 +874,6 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
       "nullable": true
     },
     "color": {
-      "type": "string",
-      "nullable": true
-    },
-    "vin": {
-      "type": "string",
-      "nullable": true
-    },
-    "stockNumber": {
       "type": "string",
       "nullable": true
     },
@@ -885,16 +895,6 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
         "mi",
         "km"
       ]
-    },
-    "customerId": {
-      "type": "string",
-      "nullable": true,
-      "format": "uuid"
-    },
-    "locationId": {
-      "type": "string",
-      "nullable": true,
-      "format": "uuid"
     },
     "parkingSpotId": {
       "type": "string",

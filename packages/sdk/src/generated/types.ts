@@ -255,6 +255,7 @@ export type FormFieldType = 'text' | 'textarea' | 'email' | 'phone' | 'number' |
 /** `draft` until sent; `queued` while a provider has it; then `sent` (the provider accepted it) or `failed` (its error is in `error`; the message is kept and can be sent again) */
 export type MessageStatus = 'draft' | 'queued' | 'sent' | 'failed';
 
+/** What `mileage` counts: `mi` (miles) or `km` (kilometres) */
 export type MileageUnits = 'mi' | 'km';
 
 export type SocialEventStatus = 'scheduled' | 'cancelled';
@@ -671,29 +672,63 @@ export type V1Car = {
   id: string;
   /** May be `null`. */
   teamId: string | null;
-  /** A UUID. May be `null`. */
+  /**
+   * The customer who owns the car
+   *
+   * A UUID. May be `null`.
+   */
   customerId: string | null;
-  /** A UUID. May be `null`. */
+  /**
+   * The location the car is kept at
+   *
+   * A UUID. May be `null`.
+   */
   locationId: string | null;
-  /** May be `null`. */
+  /**
+   * Vehicle identification number
+   *
+   * Up to 200 characters. May be `null`.
+   */
   vin: string | null;
-  /** May be `null`. */
+  /**
+   * The facility's own number
+   *
+   * Up to 200 characters. May be `null`.
+   */
   stockNumber: string | null;
-  /** A whole number. */
+  /**
+   * Model year, 1886 to 2100
+   *
+   * From 1886 to 2100. A whole number. Example: `1967`.
+   */
   year: number;
+  /** 1 to 200 characters. Example: `"Ford"`. */
   make: string;
+  /** 1 to 200 characters. Example: `"Mustang"`. */
   model: string;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   trim: string | null;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   color: string | null;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   licensePlate: string | null;
-  /** May be `null`. */
+  /**
+   * The state or region that issued the plate
+   *
+   * Up to 200 characters. May be `null`.
+   */
   licensePlateState: string | null;
-  /** A whole number. May be `null`. */
+  /**
+   * Odometer reading, in `mileageUnits`
+   *
+   * A whole number. May be `null`.
+   */
   mileage: number | null;
-  /** May be `null`. */
+  /**
+   * What `mileage` counts: `mi` (miles) or `km` (kilometres)
+   *
+   * May be `null`.
+   */
   mileageUnits: string | null;
   /**
    * Label of the spot the car is parked in
@@ -701,14 +736,31 @@ export type V1Car = {
    * May be `null`.
    */
   parkingSpot: string | null;
-  /** A UUID. May be `null`. */
+  /**
+   * The spot the car is parked in
+   *
+   * A UUID. May be `null`.
+   */
   parkingSpotId: string | null;
-  /** A UUID. May be `null`. */
+  /**
+   * The zone the car is parked in
+   *
+   * A UUID. May be `null`.
+   */
   parkingZoneId: string | null;
-  /** A UUID. May be `null`. */
+  /**
+   * The vendor the car came from, in the facility's own system
+   *
+   * A UUID. May be `null`.
+   */
   vendorId: string | null;
+  /** Defaults to `false`. */
   isForSale: boolean;
-  /** A whole number. May be `null`. */
+  /**
+   * Value the owner declared, in cents
+   *
+   * A whole number (64-bit). May be `null`.
+   */
   declaredValueCents: number | null;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
@@ -717,7 +769,35 @@ export type V1Car = {
 };
 
 export type V1CarCreateParams = {
-  /** From 1886 to 2100. A whole number. Example: `1967`. */
+  /**
+   * The customer who owns the car
+   *
+   * A UUID. May be `null`.
+   */
+  customerId?: string | null | undefined;
+  /**
+   * The location the car is kept at
+   *
+   * A UUID. May be `null`.
+   */
+  locationId?: string | null | undefined;
+  /**
+   * Vehicle identification number
+   *
+   * Up to 200 characters. May be `null`.
+   */
+  vin?: string | null | undefined;
+  /**
+   * The facility's own number
+   *
+   * Up to 200 characters. May be `null`.
+   */
+  stockNumber?: string | null | undefined;
+  /**
+   * Model year, 1886 to 2100
+   *
+   * From 1886 to 2100. A whole number. Example: `1967`.
+   */
   year: number;
   /** 1 to 200 characters. Example: `"Ford"`. */
   make: string;
@@ -728,36 +808,49 @@ export type V1CarCreateParams = {
   /** Up to 200 characters. May be `null`. */
   color?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
-  vin?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
-  stockNumber?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
   licensePlate?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * The state or region that issued the plate
+   *
+   * Up to 200 characters. May be `null`.
+   */
   licensePlateState?: string | null | undefined;
-  /** A whole number. May be `null`. */
+  /**
+   * Odometer reading, in `mileageUnits`
+   *
+   * A whole number. May be `null`.
+   */
   mileage?: number | null | undefined;
   mileageUnits?: MileageUnits | undefined;
-  /** A UUID. May be `null`. */
-  customerId?: string | null | undefined;
-  /** A UUID. May be `null`. */
-  locationId?: string | null | undefined;
   /**
+   * The spot the car is parked in
+   *
    * A UUID. May be `null`.
    *
    * Sending it also needs `write:parking`: it places the car in (or, as `null`, takes it out of) a parking spot.
    */
   parkingSpotId?: string | null | undefined;
   /**
+   * The zone the car is parked in
+   *
    * A UUID. May be `null`.
    *
    * Sending it also needs `write:parking`: it places the car in (or, as `null`, takes it out of) a parking zone.
    */
   parkingZoneId?: string | null | undefined;
-  /** A UUID. May be `null`. */
+  /**
+   * The vendor the car came from, in the facility's own system
+   *
+   * A UUID. May be `null`.
+   */
   vendorId?: string | null | undefined;
+  /** Defaults to `false`. */
   isForSale?: boolean | undefined;
-  /** A whole number (64-bit). May be `null`. */
+  /**
+   * Value the owner declared, in cents
+   *
+   * A whole number (64-bit). May be `null`.
+   */
   declaredValueCents?: number | null | undefined;
 };
 
@@ -875,7 +968,35 @@ export type V1CarPhotoCreateParams = {
 export type V1CarPhotoCreate = V1CarPhotoCreateParams;
 
 export type V1CarUpdateParams = {
-  /** From 1886 to 2100. A whole number. Example: `1967`. */
+  /**
+   * The customer who owns the car
+   *
+   * A UUID. May be `null`.
+   */
+  customerId?: string | null | undefined;
+  /**
+   * The location the car is kept at
+   *
+   * A UUID. May be `null`.
+   */
+  locationId?: string | null | undefined;
+  /**
+   * Vehicle identification number
+   *
+   * Up to 200 characters. May be `null`.
+   */
+  vin?: string | null | undefined;
+  /**
+   * The facility's own number
+   *
+   * Up to 200 characters. May be `null`.
+   */
+  stockNumber?: string | null | undefined;
+  /**
+   * Model year, 1886 to 2100
+   *
+   * From 1886 to 2100. A whole number. Example: `1967`.
+   */
   year?: number | undefined;
   /** 1 to 200 characters. Example: `"Ford"`. */
   make?: string | undefined;
@@ -886,36 +1007,49 @@ export type V1CarUpdateParams = {
   /** Up to 200 characters. May be `null`. */
   color?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
-  vin?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
-  stockNumber?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
   licensePlate?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * The state or region that issued the plate
+   *
+   * Up to 200 characters. May be `null`.
+   */
   licensePlateState?: string | null | undefined;
-  /** A whole number. May be `null`. */
+  /**
+   * Odometer reading, in `mileageUnits`
+   *
+   * A whole number. May be `null`.
+   */
   mileage?: number | null | undefined;
   mileageUnits?: MileageUnits | undefined;
-  /** A UUID. May be `null`. */
-  customerId?: string | null | undefined;
-  /** A UUID. May be `null`. */
-  locationId?: string | null | undefined;
   /**
+   * The spot the car is parked in
+   *
    * A UUID. May be `null`.
    *
    * Sending it also needs `write:parking`: it places the car in (or, as `null`, takes it out of) a parking spot.
    */
   parkingSpotId?: string | null | undefined;
   /**
+   * The zone the car is parked in
+   *
    * A UUID. May be `null`.
    *
    * Sending it also needs `write:parking`: it places the car in (or, as `null`, takes it out of) a parking zone.
    */
   parkingZoneId?: string | null | undefined;
-  /** A UUID. May be `null`. */
+  /**
+   * The vendor the car came from, in the facility's own system
+   *
+   * A UUID. May be `null`.
+   */
   vendorId?: string | null | undefined;
+  /** Defaults to `false`. */
   isForSale?: boolean | undefined;
-  /** A whole number (64-bit). May be `null`. */
+  /**
+   * Value the owner declared, in cents
+   *
+   * A whole number (64-bit). May be `null`.
+   */
   declaredValueCents?: number | null | undefined;
 };
 

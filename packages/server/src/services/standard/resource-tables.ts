@@ -1,4 +1,4 @@
-import { apiEndpoints, type EndpointDefinition, eventResourceName } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, resourceTableName, standardResources } from '@vsf/contract';
 import type { z } from 'zod';
 import { marketingAssetsTable, rsvpOptionsTable } from '../../repositories/engagement-tables.js';
 import { mediaTable } from '../../repositories/facility-tables.js';
@@ -36,7 +36,8 @@ export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = Object.from
       const stored = STORED_OTHERWISE[namespace];
       if (stored) return [namespace, stored];
       const record = (endpoint.response.schema as z.ZodObject<{ data: z.ZodObject }>).shape.data;
-      return [namespace, TeamScopedTable.of(`${eventResourceName(endpoint.operationId)}s`, record)];
+      const table = standardResources().get(namespace)?.table ?? resourceTableName({ get: endpoint });
+      return [namespace, TeamScopedTable.of(table, record)];
     }),
 );
 
