@@ -17,6 +17,7 @@ import {
   type SyncOptions,
   type SyncProgress,
   type SyncResult,
+  summariseRun,
 } from './run-summary.js';
 import type { Checkpoint, Sink, SyncMode } from './sinks/sink.js';
 import type { FetchedPage } from './source.js';
@@ -164,7 +165,7 @@ export async function syncResource(
       () => summary.retries++,
     );
 
-  try {
+  return summariseRun(summary, started, async () => {
     if (options.dryRun) {
       const first = await fetchPage(1);
       summary.status = 'dry-run';
@@ -196,13 +197,7 @@ export async function syncResource(
       }
       checkpoint = null;
     }
-  } catch (error) {
-    summary.status = isForbidden(error) ? 'forbidden' : 'failed';
-    summary.error = (error as Error).message;
-    return summary;
-  } finally {
-    summary.durationMs = Math.round(performance.now() - started);
-  }
+  });
 }
 
 /** The summary of a resumed run followed by its incremental catch-up, reported as one. */

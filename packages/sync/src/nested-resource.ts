@@ -5,7 +5,7 @@ import type { MirrorTeam } from './mirror-team.js';
 import { isLastPage } from './page-window.js';
 import type { ResourceSpec } from './resources.js';
 import type { RunRetries } from './retry/run-retries.js';
-import { emptySummary, isForbidden, PAGE_SIZE, type ResourceSummary, type SyncOptions } from './run-summary.js';
+import { emptySummary, PAGE_SIZE, type ResourceSummary, type SyncOptions, summariseRun } from './run-summary.js';
 import type { SyncMode } from './sinks/sink.js';
 import type { FetchedPage } from './source.js';
 
@@ -40,7 +40,7 @@ export async function syncNestedResource(
     updatedAfter,
     resumed: Boolean(state.checkpoint),
   });
-  try {
+  return summariseRun(summary, started, async () => {
     const parentState = (await sink.hasMirror(parent)) ? await sink.getState(parent) : undefined;
     if (!parentState?.watermark) {
       throw new Error(
@@ -88,11 +88,5 @@ export async function syncNestedResource(
       after = ids[ids.length - 1] as string;
     }
     return await completeRun(resource, options, mode, checkpoint, summary);
-  } catch (error) {
-    summary.status = isForbidden(error) ? 'forbidden' : 'failed';
-    summary.error = (error as Error).message;
-    return summary;
-  } finally {
-    summary.durationMs = Math.round(performance.now() - started);
-  }
+  });
 }

@@ -136,3 +136,24 @@ export function emptySummary(
 export function isForbidden(error: unknown): boolean {
   return error instanceof PermissionDeniedError;
 }
+
+/**
+ * Runs `work`, one resource's run, which fills `summary` in and answers it. A failure is reported in the
+ * summary (`forbidden` for a 403, else `failed`, with its message) instead of thrown, so the other resources
+ * keep their progress; either way `summary.durationMs` is the time since `started`.
+ */
+export async function summariseRun(
+  summary: ResourceSummary,
+  started: number,
+  work: () => Promise<ResourceSummary>,
+): Promise<ResourceSummary> {
+  try {
+    return await work();
+  } catch (error) {
+    summary.status = isForbidden(error) ? 'forbidden' : 'failed';
+    summary.error = (error as Error).message;
+    return summary;
+  } finally {
+    summary.durationMs = Math.round(performance.now() - started);
+  }
+}
