@@ -36,7 +36,10 @@ export interface Field<T extends z.ZodType = z.ZodType, O extends FieldOptions =
 }
 
 /** Declares one field; `fieldTable` derives the record, the bodies, the filters and the references from it. */
-export function field<T extends z.ZodType, const O extends FieldOptions = {}>(type: T, options?: O): Field<T, O> {
+export function field<T extends z.ZodType, const O extends FieldOptions = Record<never, never>>(
+  type: T,
+  options?: O,
+): Field<T, O> {
   return { type, options: options ?? ({} as O) };
 }
 

@@ -347,6 +347,11 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     }
   },
   "createCustomer": {
+    "locationId": {
+      "type": "string",
+      "nullable": true,
+      "format": "uuid"
+    },
     "firstName": {
       "type": "string"
     },
@@ -385,11 +390,6 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     "country": {
       "type": "string",
       "nullable": true
-    },
-    "locationId": {
-      "type": "string",
-      "nullable": true,
-      "format": "uuid"
     },
     "isActive": {
       "type": "boolean"
@@ -509,25 +509,25 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     }
   },
   "createParkingSpot": {
-    "name": {
-      "type": "string"
-    },
     "parkingZoneId": {
       "type": "string",
       "format": "uuid"
+    },
+    "name": {
+      "type": "string"
     },
     "isActive": {
       "type": "boolean"
     }
   },
   "createParkingZone": {
-    "name": {
-      "type": "string"
-    },
     "locationId": {
       "type": "string",
       "nullable": true,
       "format": "uuid"
+    },
+    "name": {
+      "type": "string"
     },
     "description": {
       "type": "string",
@@ -1000,6 +1000,11 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     }
   },
   "updateCustomer": {
+    "locationId": {
+      "type": "string",
+      "nullable": true,
+      "format": "uuid"
+    },
     "firstName": {
       "type": "string"
     },
@@ -1038,11 +1043,6 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     "country": {
       "type": "string",
       "nullable": true
-    },
-    "locationId": {
-      "type": "string",
-      "nullable": true,
-      "format": "uuid"
     },
     "isActive": {
       "type": "boolean"
@@ -1136,25 +1136,25 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
     }
   },
   "updateParkingSpot": {
-    "name": {
-      "type": "string"
-    },
     "parkingZoneId": {
       "type": "string",
       "format": "uuid"
+    },
+    "name": {
+      "type": "string"
     },
     "isActive": {
       "type": "boolean"
     }
   },
   "updateParkingZone": {
-    "name": {
-      "type": "string"
-    },
     "locationId": {
       "type": "string",
       "nullable": true,
       "format": "uuid"
+    },
+    "name": {
+      "type": "string"
     },
     "description": {
       "type": "string",

@@ -1,23 +1,21 @@
 import { defineResource } from '../define-resource.js';
 import { LineText } from '../schemas/bounds.js';
 import { QueryBoolean } from '../schemas/common.js';
-import { V1Customer, V1CustomerCreate, V1CustomerUpdate } from '../schemas/customer.js';
-import { z } from '../zod.js';
+import { customerTable, V1CustomerUpdate } from '../schemas/customer.js';
 import { v1 } from './groups.js';
 
 export const customers = defineResource(v1, {
   name: 'Customer',
   path: '/customers',
   scope: 'customers',
-  record: V1Customer,
-  createBody: V1CustomerCreate,
+  ...customerTable,
   updateBody: V1CustomerUpdate,
   filters: {
+    ...customerTable.filters,
     includeDeleted: QueryBoolean.optional().openapi({
       description:
         'Also return soft-deleted customers. Defaults to `true` when `updatedAfter` is sent (an incremental sync sees deletions), `false` otherwise',
     }),
-    locationId: z.uuid().optional(),
     email: LineText.min(1).optional().openapi({ description: 'Exact email, case-insensitive' }),
   },
   list: {
@@ -25,7 +23,6 @@ export const customers = defineResource(v1, {
       'Most recently updated first. Soft-deleted customers are hidden unless `includeDeleted=true`, or unless `updatedAfter` is sent: an incremental sync then gets them with `deletedAt` set, so deletions reach its mirror (`includeDeleted=false` hides them again).',
   },
   get: { description: 'Soft-deleted customers are returned too, with `deletedAt` set.' },
-  references: ['locationId'],
   create: { response: 'The created customer' },
   update: {
     summary: 'Update, restore or soft-delete a customer',

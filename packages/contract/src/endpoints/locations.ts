@@ -1,16 +1,12 @@
 import { defineResource } from '../define-resource.js';
-import { QueryBoolean } from '../schemas/common.js';
-import { V1Location, V1LocationCreate, V1LocationUpdate } from '../schemas/location.js';
+import { locationTable } from '../schemas/location.js';
 import { v1 } from './groups.js';
 
 export const locations = defineResource(v1, {
   name: 'Location',
   path: '/locations',
   scope: 'locations',
-  record: V1Location,
-  createBody: V1LocationCreate,
-  updateBody: V1LocationUpdate,
-  filters: { isActive: QueryBoolean.optional().openapi({ description: 'Only active (or inactive) locations' }) },
+  ...locationTable,
   create: { response: 'The created location' },
   update: { response: 'The updated location' },
   delete: {

@@ -1,5 +1,4 @@
 import { defineGroup, defineResource } from '../define-resource.js';
-import { IndexedText } from '../schemas/bounds.js';
 import { QueryBoolean } from '../schemas/common.js';
 import * as schemas from '../schemas/parking.js';
 import { z } from '../zod.js';
@@ -10,11 +9,7 @@ export const zones = defineResource(parking, {
   name: 'ParkingZone',
   path: '/parking-zones',
   sdk: 'zones',
-  record: schemas.V1ParkingZone,
-  createBody: schemas.V1ParkingZoneCreate,
-  updateBody: schemas.V1ParkingZoneUpdate,
-  filters: { locationId: z.uuid().optional(), isActive: QueryBoolean.optional() },
-  references: ['locationId'],
+  ...schemas.parkingZoneTable,
   delete: {
     summary: 'Delete an empty parking zone',
     description: 'Only a zone with no spots and no cars can be deleted (409 otherwise).',
@@ -26,15 +21,11 @@ export const spots = defineResource(parking, {
   name: 'ParkingSpot',
   path: '/parking-spots',
   sdk: 'spots',
-  record: schemas.V1ParkingSpot,
-  createBody: schemas.V1ParkingSpotCreate,
-  updateBody: schemas.V1ParkingSpotUpdate,
+  ...schemas.parkingSpotTable,
   filters: {
-    parkingZoneId: z.uuid().optional(),
-    name: IndexedText.min(1).optional().openapi({ description: 'Exact spot label' }),
-    occupied: QueryBoolean.optional(),
+    ...schemas.parkingSpotTable.filters,
+    occupied: QueryBoolean.optional().openapi({ description: 'Only spots with (or without) a car in them' }),
   },
-  references: ['parkingZoneId'],
   create: { summary: 'Create a parking spot in a zone', errors: [409] },
   update: {
     description: 'A spot with a car in it cannot move to another zone (409): move the car first.',

@@ -1,48 +1,44 @@
+import { field, fieldTable } from '../field-table.js';
 import { z } from '../zod.js';
 import { EmailText, LineText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
-import { allOptional, teamRecord } from './team-record.js';
 
-export const V1Customer = teamRecord('V1Customer', {
-  teamId: z.string().nullable(),
-  userId: z.string().nullable(),
-  locationId: Uuid.nullable(),
-  firstName: z.string(),
-  lastName: z.string(),
-  companyName: z.string().nullable(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  address: z.string().nullable(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  zip: z.string().nullable(),
-  country: z.string().nullable(),
-  isActive: z.boolean(),
-  deletedAt: Timestamp.nullable().openapi({ description: 'Set when the customer is soft-deleted' }),
+/** A customer's fields, each once: the record, both bodies and the references follow. */
+export const customerTable = fieldTable('V1Customer', {
+  teamId: field(z.string(), { nullable: true, readOnly: true }),
+  userId: field(z.string(), {
+    nullable: true,
+    readOnly: true,
+    doc: 'The customer’s user in the facility’s own system',
+  }),
+  locationId: field(Uuid, {
+    nullable: true,
+    references: 'locations',
+    filter: 'Only customers of this location',
+    doc: 'The location the customer belongs to',
+  }),
+  firstName: field(NameText.min(1), { example: 'Ada' }),
+  lastName: field(NameText.min(1), { example: 'Lovelace' }),
+  companyName: field(NameText, { nullable: true }),
+  email: field(EmailText, { nullable: true, example: 'ada@example.com' }),
+  phone: field(NameText, { nullable: true }),
+  address: field(LineText, { nullable: true, doc: 'Street address' }),
+  city: field(NameText, { nullable: true }),
+  state: field(NameText, { nullable: true, doc: 'State, province or region' }),
+  zip: field(NameText, { nullable: true, doc: 'Postal code' }),
+  country: field(NameText, { nullable: true }),
+  isActive: field(z.boolean(), { default: true }),
+  deletedAt: field(Timestamp, { nullable: true, readOnly: true, doc: 'Set when the customer is soft-deleted' }),
 });
+
+export const V1Customer = customerTable.record;
 export type V1Customer = z.infer<typeof V1Customer>;
-
-const customerFields = {
-  firstName: NameText.min(1).openapi({ example: 'Ada' }),
-  lastName: NameText.min(1).openapi({ example: 'Lovelace' }),
-  companyName: NameText.nullable().optional(),
-  email: EmailText.nullable().optional().openapi({ example: 'ada@example.com' }),
-  phone: NameText.nullable().optional(),
-  address: LineText.nullable().optional(),
-  city: NameText.nullable().optional(),
-  state: NameText.nullable().optional(),
-  zip: NameText.nullable().optional(),
-  country: NameText.nullable().optional(),
-  locationId: Uuid.nullable().optional(),
-  isActive: z.boolean().optional(),
-};
-
-export const V1CustomerCreate = z.strictObject(customerFields).openapi('V1CustomerCreate');
+export const V1CustomerCreate = customerTable.createBody;
 export type V1CustomerCreate = z.input<typeof V1CustomerCreate>;
 
 export const V1CustomerUpdate = z
   .strictObject({
-    ...allOptional(customerFields),
+    ...customerTable.updateShape,
     restore: z.boolean().optional().openapi({
       description: '`true` restores a soft-deleted customer (clears `deletedAt`); `false` changes nothing',
     }),

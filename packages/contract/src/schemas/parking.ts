@@ -1,49 +1,48 @@
+import { field, fieldTable } from '../field-table.js';
 import { z } from '../zod.js';
 import { IndexedText, Int4, LongText, NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
-import { allOptional, teamRecord } from './team-record.js';
+import { teamRecord } from './team-record.js';
 
-export const V1ParkingZone = teamRecord('V1ParkingZone', {
-  locationId: Uuid.nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  capacity: z.number().int().nullable().openapi({ description: 'Cars the zone holds; null when not counted' }),
-  isActive: z.boolean(),
+/** A parking zone's fields, each once: the record, both bodies, the filters and the references follow. */
+export const parkingZoneTable = fieldTable('V1ParkingZone', {
+  locationId: field(Uuid, {
+    nullable: true,
+    references: 'locations',
+    filter: 'Only zones of this location',
+    doc: 'The location the zone is in',
+  }),
+  name: field(NameText.min(1), { example: 'Hall A' }),
+  description: field(LongText, { nullable: true }),
+  capacity: field(Int4.min(0), { nullable: true, doc: 'Cars the zone holds; null when not counted' }),
+  isActive: field(z.boolean(), { default: true, filter: 'Only active (or inactive) zones' }),
 });
+
+export const V1ParkingZone = parkingZoneTable.record;
 export type V1ParkingZone = z.infer<typeof V1ParkingZone>;
+export const V1ParkingZoneCreate = parkingZoneTable.createBody;
+export const V1ParkingZoneUpdate = parkingZoneTable.updateBody;
 
-const zoneFields = {
-  name: NameText.min(1).openapi({ example: 'Hall A' }),
-  locationId: Uuid.nullable().optional(),
-  description: LongText.nullable().optional(),
-  capacity: Int4.min(0).nullable().optional(),
-  isActive: z.boolean().optional(),
-};
-export const V1ParkingZoneCreate = z.strictObject(zoneFields).openapi('V1ParkingZoneCreate');
-export const V1ParkingZoneUpdate = z.strictObject(allOptional(zoneFields)).openapi('V1ParkingZoneUpdate');
-
-export const V1ParkingSpot = teamRecord('V1ParkingSpot', {
-  parkingZoneId: Uuid,
-  name: z.string().openapi({ description: 'The label staff use, e.g. `A-12`' }),
-  isActive: z.boolean(),
-  carId: Uuid.nullable().openapi({ description: 'The car parked in the spot now, if any' }),
+/** A parking spot's fields, each once: the record, both bodies, the filters and the references follow. */
+export const parkingSpotTable = fieldTable('V1ParkingSpot', {
+  parkingZoneId: field(Uuid, {
+    references: 'parking.zones',
+    filter: 'Only spots of this zone',
+    doc: 'The zone the spot is in',
+  }),
+  name: field(IndexedText.min(1), {
+    filter: 'Exact spot label',
+    doc: 'The label staff use, e.g. `A-12`',
+    example: 'A-12',
+  }),
+  isActive: field(z.boolean(), { default: true }),
+  carId: field(Uuid, { nullable: true, readOnly: true, doc: 'The car parked in the spot now, if any' }),
 });
-export type V1ParkingSpot = z.infer<typeof V1ParkingSpot>;
 
-export const V1ParkingSpotCreate = z
-  .strictObject({
-    name: IndexedText.min(1).openapi({ example: 'A-12' }),
-    parkingZoneId: Uuid,
-    isActive: z.boolean().optional(),
-  })
-  .openapi('V1ParkingSpotCreate');
-export const V1ParkingSpotUpdate = z
-  .strictObject({
-    name: IndexedText.min(1).optional(),
-    parkingZoneId: Uuid.optional(),
-    isActive: z.boolean().optional(),
-  })
-  .openapi('V1ParkingSpotUpdate');
+export const V1ParkingSpot = parkingSpotTable.record;
+export type V1ParkingSpot = z.infer<typeof V1ParkingSpot>;
+export const V1ParkingSpotCreate = parkingSpotTable.createBody;
+export const V1ParkingSpotUpdate = parkingSpotTable.updateBody;
 
 export const V1ParkingAssignment = teamRecord(
   'V1ParkingAssignment',

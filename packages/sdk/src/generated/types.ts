@@ -1286,28 +1286,51 @@ export type V1Customer = {
   id: string;
   /** May be `null`. */
   teamId: string | null;
-  /** May be `null`. */
+  /**
+   * The customer's user in the facility's own system
+   *
+   * May be `null`.
+   */
   userId: string | null;
-  /** A UUID. May be `null`. */
+  /**
+   * The location the customer belongs to
+   *
+   * A UUID. May be `null`.
+   */
   locationId: string | null;
+  /** 1 to 200 characters. Example: `"Ada"`. */
   firstName: string;
+  /** 1 to 200 characters. Example: `"Lovelace"`. */
   lastName: string;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   companyName: string | null;
-  /** May be `null`. */
+  /** Up to 320 characters. An email address. May be `null`. */
   email: string | null;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   phone: string | null;
-  /** May be `null`. */
+  /**
+   * Street address
+   *
+   * Up to 500 characters. May be `null`.
+   */
   address: string | null;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   city: string | null;
-  /** May be `null`. */
+  /**
+   * State, province or region
+   *
+   * Up to 200 characters. May be `null`.
+   */
   state: string | null;
-  /** May be `null`. */
+  /**
+   * Postal code
+   *
+   * Up to 200 characters. May be `null`.
+   */
   zip: string | null;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   country: string | null;
+  /** Defaults to `true`. */
   isActive: boolean;
   /**
    * Set when the customer is soft-deleted
@@ -1322,6 +1345,12 @@ export type V1Customer = {
 };
 
 export type V1CustomerCreateParams = {
+  /**
+   * The location the customer belongs to
+   *
+   * A UUID. May be `null`.
+   */
+  locationId?: string | null | undefined;
   /** 1 to 200 characters. Example: `"Ada"`. */
   firstName: string;
   /** 1 to 200 characters. Example: `"Lovelace"`. */
@@ -1332,18 +1361,29 @@ export type V1CustomerCreateParams = {
   email?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   phone?: string | null | undefined;
-  /** Up to 500 characters. May be `null`. */
+  /**
+   * Street address
+   *
+   * Up to 500 characters. May be `null`.
+   */
   address?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   city?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * State, province or region
+   *
+   * Up to 200 characters. May be `null`.
+   */
   state?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * Postal code
+   *
+   * Up to 200 characters. May be `null`.
+   */
   zip?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   country?: string | null | undefined;
-  /** A UUID. May be `null`. */
-  locationId?: string | null | undefined;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -1351,6 +1391,12 @@ export type V1CustomerCreateParams = {
 export type V1CustomerCreate = V1CustomerCreateParams;
 
 export type V1CustomerUpdateParams = {
+  /**
+   * The location the customer belongs to
+   *
+   * A UUID. May be `null`.
+   */
+  locationId?: string | null | undefined;
   /** 1 to 200 characters. Example: `"Ada"`. */
   firstName?: string | undefined;
   /** 1 to 200 characters. Example: `"Lovelace"`. */
@@ -1361,18 +1407,29 @@ export type V1CustomerUpdateParams = {
   email?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   phone?: string | null | undefined;
-  /** Up to 500 characters. May be `null`. */
+  /**
+   * Street address
+   *
+   * Up to 500 characters. May be `null`.
+   */
   address?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   city?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * State, province or region
+   *
+   * Up to 200 characters. May be `null`.
+   */
   state?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * Postal code
+   *
+   * Up to 200 characters. May be `null`.
+   */
   zip?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   country?: string | null | undefined;
-  /** A UUID. May be `null`. */
-  locationId?: string | null | undefined;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
   /** `true` restores a soft-deleted customer (clears `deletedAt`); `false` changes nothing */
   restore?: boolean | undefined;
@@ -1632,21 +1689,47 @@ export type V1Location = {
   /** A UUID. */
   id: string;
   teamId: string;
+  /** 1 to 200 characters. Example: `"North Warehouse"`. */
   name: string;
-  /** May be `null`. */
+  /**
+   * Street address
+   *
+   * Up to 500 characters. May be `null`.
+   */
   address: string | null;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   city: string | null;
-  /** May be `null`. */
+  /**
+   * State, province or region
+   *
+   * Up to 200 characters. May be `null`.
+   */
   state: string | null;
-  /** May be `null`. */
+  /**
+   * Postal code
+   *
+   * Up to 200 characters. May be `null`.
+   */
   zip: string | null;
-  /** May be `null`. */
+  /** Up to 200 characters. May be `null`. */
   phone: string | null;
-  /** May be `null`. */
+  /**
+   * IANA time zone
+   *
+   * Up to 200 characters. May be `null`. Example: `"America/Chicago"`.
+   */
   timezone: string | null;
+  /**
+   * `false` retires the location while keeping what refers to it
+   *
+   * Defaults to `true`.
+   */
   isActive: boolean;
-  /** A whole number. May be `null`. */
+  /**
+   * Position in lists people see, lowest first
+   *
+   * A whole number. May be `null`.
+   */
   sortOrder: number | null;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
@@ -1657,20 +1740,45 @@ export type V1Location = {
 export type V1LocationCreateParams = {
   /** 1 to 200 characters. Example: `"North Warehouse"`. */
   name: string;
-  /** Up to 500 characters. May be `null`. */
+  /**
+   * Street address
+   *
+   * Up to 500 characters. May be `null`.
+   */
   address?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   city?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * State, province or region
+   *
+   * Up to 200 characters. May be `null`.
+   */
   state?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * Postal code
+   *
+   * Up to 200 characters. May be `null`.
+   */
   zip?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   phone?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. Example: `"America/Chicago"`. */
+  /**
+   * IANA time zone
+   *
+   * Up to 200 characters. May be `null`. Example: `"America/Chicago"`.
+   */
   timezone?: string | null | undefined;
+  /**
+   * `false` retires the location while keeping what refers to it
+   *
+   * Defaults to `true`.
+   */
   isActive?: boolean | undefined;
-  /** A whole number. */
+  /**
+   * Position in lists people see, lowest first
+   *
+   * A whole number.
+   */
   sortOrder?: number | undefined;
 };
 
@@ -1680,20 +1788,45 @@ export type V1LocationCreate = V1LocationCreateParams;
 export type V1LocationUpdateParams = {
   /** 1 to 200 characters. Example: `"North Warehouse"`. */
   name?: string | undefined;
-  /** Up to 500 characters. May be `null`. */
+  /**
+   * Street address
+   *
+   * Up to 500 characters. May be `null`.
+   */
   address?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   city?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * State, province or region
+   *
+   * Up to 200 characters. May be `null`.
+   */
   state?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. */
+  /**
+   * Postal code
+   *
+   * Up to 200 characters. May be `null`.
+   */
   zip?: string | null | undefined;
   /** Up to 200 characters. May be `null`. */
   phone?: string | null | undefined;
-  /** Up to 200 characters. May be `null`. Example: `"America/Chicago"`. */
+  /**
+   * IANA time zone
+   *
+   * Up to 200 characters. May be `null`. Example: `"America/Chicago"`.
+   */
   timezone?: string | null | undefined;
+  /**
+   * `false` retires the location while keeping what refers to it
+   *
+   * Defaults to `true`.
+   */
   isActive?: boolean | undefined;
-  /** A whole number. */
+  /**
+   * Position in lists people see, lowest first
+   *
+   * A whole number.
+   */
   sortOrder?: number | undefined;
 };
 
@@ -1808,10 +1941,19 @@ export type V1ParkingSpot = {
   /** A UUID. */
   id: string;
   teamId: string;
-  /** A UUID. */
+  /**
+   * The zone the spot is in
+   *
+   * A UUID.
+   */
   parkingZoneId: string;
-  /** The label staff use, e.g. `A-12` */
+  /**
+   * The label staff use, e.g. `A-12`
+   *
+   * 1 to 200 characters. Example: `"A-12"`.
+   */
   name: string;
+  /** Defaults to `true`. */
   isActive: boolean;
   /**
    * The car parked in the spot now, if any
@@ -1826,10 +1968,19 @@ export type V1ParkingSpot = {
 };
 
 export type V1ParkingSpotCreateParams = {
-  /** 1 to 200 characters. Example: `"A-12"`. */
-  name: string;
-  /** A UUID. */
+  /**
+   * The zone the spot is in
+   *
+   * A UUID.
+   */
   parkingZoneId: string;
+  /**
+   * The label staff use, e.g. `A-12`
+   *
+   * 1 to 200 characters. Example: `"A-12"`.
+   */
+  name: string;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -1837,10 +1988,19 @@ export type V1ParkingSpotCreateParams = {
 export type V1ParkingSpotCreate = V1ParkingSpotCreateParams;
 
 export type V1ParkingSpotUpdateParams = {
-  /** 1 to 200 characters. */
-  name?: string | undefined;
-  /** A UUID. */
+  /**
+   * The zone the spot is in
+   *
+   * A UUID.
+   */
   parkingZoneId?: string | undefined;
+  /**
+   * The label staff use, e.g. `A-12`
+   *
+   * 1 to 200 characters. Example: `"A-12"`.
+   */
+  name?: string | undefined;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -1851,17 +2011,23 @@ export type V1ParkingZone = {
   /** A UUID. */
   id: string;
   teamId: string;
-  /** A UUID. May be `null`. */
+  /**
+   * The location the zone is in
+   *
+   * A UUID. May be `null`.
+   */
   locationId: string | null;
+  /** 1 to 200 characters. Example: `"Hall A"`. */
   name: string;
-  /** May be `null`. */
+  /** Up to 10000 characters. May be `null`. */
   description: string | null;
   /**
    * Cars the zone holds; null when not counted
    *
-   * A whole number. May be `null`.
+   * At least 0. A whole number. May be `null`.
    */
   capacity: number | null;
+  /** Defaults to `true`. */
   isActive: boolean;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
@@ -1870,14 +2036,23 @@ export type V1ParkingZone = {
 };
 
 export type V1ParkingZoneCreateParams = {
+  /**
+   * The location the zone is in
+   *
+   * A UUID. May be `null`.
+   */
+  locationId?: string | null | undefined;
   /** 1 to 200 characters. Example: `"Hall A"`. */
   name: string;
-  /** A UUID. May be `null`. */
-  locationId?: string | null | undefined;
   /** Up to 10000 characters. May be `null`. */
   description?: string | null | undefined;
-  /** At least 0. A whole number. May be `null`. */
+  /**
+   * Cars the zone holds; null when not counted
+   *
+   * At least 0. A whole number. May be `null`.
+   */
   capacity?: number | null | undefined;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -1885,14 +2060,23 @@ export type V1ParkingZoneCreateParams = {
 export type V1ParkingZoneCreate = V1ParkingZoneCreateParams;
 
 export type V1ParkingZoneUpdateParams = {
+  /**
+   * The location the zone is in
+   *
+   * A UUID. May be `null`.
+   */
+  locationId?: string | null | undefined;
   /** 1 to 200 characters. Example: `"Hall A"`. */
   name?: string | undefined;
-  /** A UUID. May be `null`. */
-  locationId?: string | null | undefined;
   /** Up to 10000 characters. May be `null`. */
   description?: string | null | undefined;
-  /** At least 0. A whole number. May be `null`. */
+  /**
+   * Cars the zone holds; null when not counted
+   *
+   * At least 0. A whole number. May be `null`.
+   */
   capacity?: number | null | undefined;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -2984,10 +3168,14 @@ export type V1CustomerListParams = {
   updatedAfter?: string | Date | undefined;
   /** Comma-separated record ids, up to 200; ids unknown to the team are absent from the result */
   ids?: string | string[] | undefined;
+  /**
+   * Only customers of this location
+   *
+   * A UUID.
+   */
+  locationId?: string | undefined;
   /** Also return soft-deleted customers. Defaults to `true` when `updatedAfter` is sent (an incremental sync sees deletions), `false` otherwise */
   includeDeleted?: boolean | undefined;
-  /** A UUID. */
-  locationId?: string | undefined;
   /**
    * Exact email, case-insensitive
    *
@@ -3201,7 +3389,11 @@ export type V1ParkingSpotListParams = {
   updatedAfter?: string | Date | undefined;
   /** Comma-separated record ids, up to 200; ids unknown to the team are absent from the result */
   ids?: string | string[] | undefined;
-  /** A UUID. */
+  /**
+   * Only spots of this zone
+   *
+   * A UUID.
+   */
   parkingZoneId?: string | undefined;
   /**
    * Exact spot label
@@ -3209,6 +3401,7 @@ export type V1ParkingSpotListParams = {
    * 1 to 200 characters.
    */
   name?: string | undefined;
+  /** Only spots with (or without) a car in them */
   occupied?: boolean | undefined;
 };
 
@@ -3234,8 +3427,13 @@ export type V1ParkingZoneListParams = {
   updatedAfter?: string | Date | undefined;
   /** Comma-separated record ids, up to 200; ids unknown to the team are absent from the result */
   ids?: string | string[] | undefined;
-  /** A UUID. */
+  /**
+   * Only zones of this location
+   *
+   * A UUID.
+   */
   locationId?: string | undefined;
+  /** Only active (or inactive) zones */
   isActive?: boolean | undefined;
 };
 
