@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createNotifyFunction, dropNotifyFunction, type NotifyFunction } from './notify-triggers.js';
 
 /**
  * Every change that can alter an authentication answer (a key inserted, revoked, expired, re-scoped or
@@ -8,10 +9,9 @@ import type { Knex } from 'knex';
  * Every key update notifies, `last_used_at` included: that write happens at most once a minute per key,
  * and keeping the cached row exactly the stored one costs one extra lookup then.
  */
-export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
-    create or replace function vsf_notify_key_change() returns trigger language plpgsql as $$
-    begin
+export const KEY_CHANGE: NotifyFunction = {
+  name: 'vsf_notify_key_change',
+  body: `
       if tg_table_name = 'api_keys' then
         if tg_op = 'DELETE' then
           perform pg_notify('vsf_key_changes', 'key:' || old.prefix);
@@ -30,16 +30,17 @@ export async function up(knex: Knex): Promise<void> {
       if new.api_enabled is distinct from old.api_enabled then
         perform pg_notify('vsf_key_changes', 'team:' || new.id);
       end if;
-      return new;
-    end $$`);
-  await knex.raw(`create trigger vsf_api_keys_notify after insert or update or delete on api_keys
-    for each row execute function vsf_notify_key_change()`);
-  await knex.raw(`create trigger vsf_teams_notify after update or delete on teams
-    for each row execute function vsf_notify_key_change()`);
+      return new;`,
+  triggers: [
+    { name: 'vsf_api_keys_notify', table: 'api_keys', after: 'insert or update or delete' },
+    { name: 'vsf_teams_notify', table: 'teams', after: 'update or delete' },
+  ],
+};
+
+export async function up(knex: Knex): Promise<void> {
+  await createNotifyFunction(knex, KEY_CHANGE);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop trigger if exists vsf_api_keys_notify on api_keys');
-  await knex.raw('drop trigger if exists vsf_teams_notify on teams');
-  await knex.raw('drop function if exists vsf_notify_key_change()');
+  await dropNotifyFunction(knex, KEY_CHANGE);
 }

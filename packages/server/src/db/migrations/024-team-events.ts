@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { COUNTED_TABLES } from './023-team-row-counts.js';
+import { recordEventFunction } from './record-event-function.js';
 import { recordTeamEvents } from './resource-table.js';
 
 /**
@@ -35,36 +36,7 @@ export async function up(knex: Knex): Promise<void> {
     )`);
   // BRIN: retention scans by age, and events arrive in time order; a btree cost every write a second index insert.
   await knex.raw('create index team_events_created_at_idx on team_events using brin (created_at)');
-  await knex.raw(`
-    create function vsf_record_event() returns trigger language plpgsql as $$
-    declare
-      written jsonb;
-      act text;
-      team uuid;
-      next_cursor bigint;
-    begin
-      if tg_op = 'DELETE' then
-        written := to_jsonb(old);
-        act := 'deleted';
-      else
-        written := to_jsonb(new);
-        act := case
-          when tg_op = 'INSERT' then 'created'
-          when written->>'deleted_at' is not null and to_jsonb(old)->>'deleted_at' is null then 'soft_deleted'
-          else 'updated'
-        end;
-      end if;
-      team := (written->>'team_id')::uuid;
-      if not exists (select 1 from teams where id = team) then
-        return null;
-      end if;
-      insert into team_event_heads as h (team_id, last_cursor) values (team, 1)
-        on conflict (team_id) do update set last_cursor = h.last_cursor + 1
-        returning last_cursor into next_cursor;
-      insert into team_events (team_id, cursor, table_name, action, record_id, record)
-        values (team, next_cursor, tg_table_name, act, (written->>'id')::uuid, written);
-      return null;
-    end $$`);
+  await knex.raw(recordEventFunction('create'));
   for (const table of COUNTED_TABLES) await recordTeamEvents(knex, table);
 }
 

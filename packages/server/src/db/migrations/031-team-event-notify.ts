@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { recordEventFunction } from './record-event-function.js';
 
 /** The channel a watched team's commits are announced on; the payload is the team's id. */
 export const TEAM_EVENTS_CHANNEL = 'vsf_team_events';
@@ -18,45 +19,20 @@ export const TEAM_EVENTS_CHANNEL = 'vsf_team_events';
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('alter table team_event_heads add column watched_until timestamptz');
-  await knex.raw(recordEventFunction(true));
+  await knex.raw(recordEventFunctionNotifying(true));
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(recordEventFunction(false));
+  await knex.raw(recordEventFunctionNotifying(false));
   await knex.raw('alter table team_event_heads drop column if exists watched_until');
 }
 
-function recordEventFunction(notify: boolean): string {
-  return `
-    create or replace function vsf_record_event() returns trigger language plpgsql as $$
-    declare
-      written jsonb;
-      act text;
-      team uuid;
-      next_cursor bigint;
-      ${notify ? 'watched timestamptz;' : ''}
-    begin
-      if tg_op = 'DELETE' then
-        written := to_jsonb(old);
-        act := 'deleted';
-      else
-        written := to_jsonb(new);
-        act := case
-          when tg_op = 'INSERT' then 'created'
-          when written->>'deleted_at' is not null and to_jsonb(old)->>'deleted_at' is null then 'soft_deleted'
-          else 'updated'
-        end;
-      end if;
-      team := (written->>'team_id')::uuid;
-      if not exists (select 1 from teams where id = team) then
-        return null;
-      end if;
-      insert into team_event_heads as h (team_id, last_cursor) values (team, 1)
-        on conflict (team_id) do update set last_cursor = h.last_cursor + 1
-        returning last_cursor${notify ? ', watched_until' : ''} into next_cursor${notify ? ', watched' : ''};
-      insert into team_events (team_id, cursor, table_name, action, record_id, record)
-        values (team, next_cursor, tg_table_name, act, (written->>'id')::uuid, written);
-      ${notify ? `if watched > now() then perform pg_notify('${TEAM_EVENTS_CHANNEL}', team::text); end if;` : ''}
-      return null;
-    end $$`;
+/** 024's function, with the lease read and the notify (`notify`), or as 024 made it (going down). */
+function recordEventFunctionNotifying(notify: boolean): string {
+  return recordEventFunction('create or replace', {
+    declare: notify ? 'watched timestamptz;' : '',
+    returning: notify ? ', watched_until' : '',
+    into: notify ? ', watched' : '',
+    after: notify ? `if watched > now() then perform pg_notify('${TEAM_EVENTS_CHANNEL}', team::text); end if;` : '',
+  });
 }

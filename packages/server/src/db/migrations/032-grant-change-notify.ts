@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createNotifyFunction, dropNotifyFunction, type NotifyFunction } from './notify-triggers.js';
 
 /**
  * The assistant connector's access tokens are kept in the verified-credential cache beside API keys
@@ -8,10 +9,9 @@ import type { Knex } from 'knex';
  * of that member at once). A grant's `last_used_at`, written at most once a minute, does not notify: the
  * cache records it itself. The team's API switch already notifies (022).
  */
-export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
-    create or replace function vsf_notify_grant_change() returns trigger language plpgsql as $$
-    begin
+export const GRANT_CHANGE: NotifyFunction = {
+  name: 'vsf_notify_grant_change',
+  body: `
       if tg_table_name = 'oauth_grants' then
         if tg_op = 'DELETE' then
           perform pg_notify('vsf_key_changes', 'grant:' || old.id);
@@ -34,19 +34,18 @@ export async function up(knex: Knex): Promise<void> {
       if new.scopes::text is distinct from old.scopes::text or new.password_hash is distinct from old.password_hash then
         perform pg_notify('vsf_key_changes', 'team:' || new.team_id);
       end if;
-      return new;
-    end $$`);
-  await knex.raw(`create trigger vsf_oauth_grants_notify after update or delete on oauth_grants
-    for each row execute function vsf_notify_grant_change()`);
-  await knex.raw(`create trigger vsf_oauth_tokens_notify after delete on oauth_tokens
-    for each row execute function vsf_notify_grant_change()`);
-  await knex.raw(`create trigger vsf_team_members_notify after update or delete on team_members
-    for each row execute function vsf_notify_grant_change()`);
+      return new;`,
+  triggers: [
+    { name: 'vsf_oauth_grants_notify', table: 'oauth_grants', after: 'update or delete' },
+    { name: 'vsf_oauth_tokens_notify', table: 'oauth_tokens', after: 'delete' },
+    { name: 'vsf_team_members_notify', table: 'team_members', after: 'update or delete' },
+  ],
+};
+
+export async function up(knex: Knex): Promise<void> {
+  await createNotifyFunction(knex, GRANT_CHANGE);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop trigger if exists vsf_oauth_grants_notify on oauth_grants');
-  await knex.raw('drop trigger if exists vsf_oauth_tokens_notify on oauth_tokens');
-  await knex.raw('drop trigger if exists vsf_team_members_notify on team_members');
-  await knex.raw('drop function if exists vsf_notify_grant_change()');
+  await dropNotifyFunction(knex, GRANT_CHANGE);
 }

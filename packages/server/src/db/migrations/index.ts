@@ -20,6 +20,8 @@ import * as webhookStanding from './029-webhook-standing.js';
 import * as assistantConnector from './030-assistant-connector.js';
 import * as teamEventNotify from './031-team-event-notify.js';
 import * as grantChangeNotify from './032-grant-change-notify.js';
+import { createNotifyFunction, dropNotifyFunction } from './notify-triggers.js';
+import { recordEventFunction } from './record-event-function.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -57,9 +59,24 @@ export const migrationSource: Knex.MigrationSource<string> = {
 /** Changes whenever any migration's code does: tests key their cached, migrated database on it. */
 export function migrationsFingerprint(): string {
   const hash = createHash('sha256');
-  for (const name of Object.keys(migrations).sort()) hash.update(`${name}\n${String(migrations[name]?.up)}\n`);
-  // The shared table shape is part of every migration that calls it.
-  for (const helper of [createTeamTable, timestamps, ts, countTeamRows, recordTeamEvents, createResourceTable])
+  for (const name of Object.keys(migrations).sort()) {
+    hash.update(`${name}\n${String(migrations[name]?.up)}\n`);
+    // What a migration hands a shared helper to write (022's and 032's notify functions) is part of its code.
+    for (const [key, value] of Object.entries(migrations[name] ?? {}))
+      if (typeof value !== 'function') hash.update(`${key}=${JSON.stringify(value)}\n`);
+  }
+  // The shared table shape is part of every migration that calls it, and so is the SQL the helpers write.
+  for (const helper of [
+    createTeamTable,
+    timestamps,
+    ts,
+    countTeamRows,
+    recordTeamEvents,
+    createResourceTable,
+    createNotifyFunction,
+    dropNotifyFunction,
+    recordEventFunction,
+  ])
     hash.update(String(helper));
   return hash.digest('hex').slice(0, 16);
 }
