@@ -10,6 +10,7 @@ import type {
   StandardOperation,
 } from './resource-declaration.js';
 import type { IdOf, ResourceEndpoints } from './resource-endpoint-types.js';
+import { snakeCase } from './record-columns.js';
 import { resourceNames, standardWording } from './resource-wording.js';
 import { DeletedRecord, dataResponse, IdParam, listQueryShape, listResponse } from './schemas/common.js';
 import { binaryUploadQuery } from './schemas/image-upload.js';
@@ -22,6 +23,11 @@ export interface Resource<S extends ApiSurface, P extends string, D extends Reso
   readonly path: P;
   readonly label: string;
   readonly scopes: ResourceScopes;
+  /** Where the server stores the records: the plural, snake_case (`KeyBox` → `key_boxes`). */
+  readonly table: string;
+  readonly record: D['record'];
+  /** The field table the resource was declared with, if any: a migration creates its columns from it. */
+  readonly fields: D['fields'];
   readonly endpoints: ResourceEndpoints<S, P, D, X>;
 }
 
@@ -176,6 +182,9 @@ export function defineResource<
     parent: { label, noun },
     path,
     label,
+    table: snakeCase(names.plural).replace(/^_/, ''),
+    record,
+    fields: declaration.fields as D['fields'],
     endpoints: endpoints as ResourceEndpoints<S, `${B}${D['path']}`, D, X>,
   };
 }

@@ -23,7 +23,7 @@ export interface StandardResource {
   /** The record's name in the contract, snake_case (`getCarPhoto` → `car_photo`): its events' `resource`. */
   readonly eventResource: string;
   /** Where its records are stored: `key_boxes` (`resourceTableName`). */
-  readonly table: string;
+  readonly tableName: string;
 }
 
 function readResources(): Map<string, StandardResource> {
@@ -46,7 +46,7 @@ function readResources(): Map<string, StandardResource> {
       itemParam: itemParams[itemParams.length - 1] as string,
       parentParams: pathParamNames(collection.path),
       eventResource: eventResourceName((endpoints.get ?? collection).operationId),
-      table: resourceTableName(endpoints),
+      tableName: resourceTableName(endpoints),
     });
   }
   return resources;

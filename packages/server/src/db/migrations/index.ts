@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { recordColumns, standardResources } from '@vsf/contract';
 import type { Knex } from 'knex';
+import type { z } from 'zod';
 import * as core from './001-core.js';
 import * as facility from './002-facility.js';
 import * as appointments from './003-appointments.js';
@@ -22,6 +24,7 @@ import * as teamEventNotify from './031-team-event-notify.js';
 import * as grantChangeNotify from './032-grant-change-notify.js';
 import { createNotifyFunction, dropNotifyFunction } from './notify-triggers.js';
 import { recordEventFunction } from './record-event-function.js';
+import { addResourceColumns, declaredColumns } from './resource-columns.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
@@ -76,7 +79,14 @@ export function migrationsFingerprint(): string {
     createNotifyFunction,
     dropNotifyFunction,
     recordEventFunction,
+    declaredColumns,
+    addResourceColumns,
   ])
     hash.update(String(helper));
+  // A migration that is one call on a declaration (`createResourceTable(knex, keyBoxes)`) changes with it.
+  for (const resource of standardResources().values()) {
+    const record = resource.endpoints.get?.response.schema as { shape?: { data?: z.ZodType } } | undefined;
+    if (record?.shape?.data) hash.update(JSON.stringify(recordColumns(record.shape.data)));
+  }
   return hash.digest('hex').slice(0, 16);
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { type DeclaredResource, declaredColumns } from './resource-columns.js';
 import { createTeamTable } from './team-table.js';
 
 /**
@@ -22,15 +23,34 @@ export async function recordTeamEvents(knex: Knex, table: string): Promise<void>
 
 /**
  * The table of a new team resource, for migrations after 024: `createTeamTable`'s shape, with its row count
- * kept and its changes in the events feed, as every resource table has (tests check each one).
+ * kept and its changes in the events feed, as every resource table has (tests check each one). A resource
+ * declared with a field table needs nothing more than itself (`createResourceTable(knex, keyBoxes)`): its
+ * table's name and columns come from the declaration.
  */
+export async function createResourceTable(
+  knex: Knex,
+  resource: DeclaredResource,
+  options?: { listIndex?: boolean },
+): Promise<void>;
 export async function createResourceTable(
   knex: Knex,
   table: string,
   columns: (t: Knex.CreateTableBuilder) => void,
-  options: { listIndex?: boolean } = {},
+  options?: { listIndex?: boolean },
+): Promise<void>;
+export async function createResourceTable(
+  knex: Knex,
+  tableOrResource: string | DeclaredResource,
+  columnsOrOptions?: ((t: Knex.CreateTableBuilder) => void) | { listIndex?: boolean },
+  maybeOptions: { listIndex?: boolean } = {},
 ): Promise<void> {
-  await createTeamTable(knex, table, columns, options);
+  const declared = typeof tableOrResource !== 'string';
+  const table = declared ? tableOrResource.table : tableOrResource;
+  const columns = declared
+    ? declaredColumns(tableOrResource)
+    : (columnsOrOptions as (t: Knex.CreateTableBuilder) => void);
+  const options = (declared ? columnsOrOptions : maybeOptions) as { listIndex?: boolean } | undefined;
+  await createTeamTable(knex, table, columns, options ?? {});
   await countTeamRows(knex, table);
   await recordTeamEvents(knex, table);
 }

@@ -36,7 +36,7 @@ export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = Object.from
       const stored = STORED_OTHERWISE[namespace];
       if (stored) return [namespace, stored];
       const record = (endpoint.response.schema as z.ZodObject<{ data: z.ZodObject }>).shape.data;
-      const table = standardResources().get(namespace)?.table ?? resourceTableName({ get: endpoint });
+      const table = standardResources().get(namespace)?.tableName ?? resourceTableName({ get: endpoint });
       return [namespace, TeamScopedTable.of(table, record)];
     }),
 );
