@@ -16,13 +16,13 @@ import { leasedPoints } from '../src/rate-limit/leased-points.js';
 import type { PointSource } from '../src/rate-limit/point-source.js';
 import type { TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
+import { withTwoRedisLimiters } from './support/redis-limiters.js';
 import { twoInstances } from './support/two-instances.js';
 
 // Issue #18: with a shared store (PostgreSQL, Redis) every request used to make a round trip to its
 // counter before its own query. Instances now lease points in batches (src/rate-limit/leased-points.ts).
 // These suites check the round trips saved and that the limit still holds across instances, exactly.
 const databaseUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A `res` that keeps the headers set on it. */
 function fakeResponse() {
@@ -285,23 +285,12 @@ describe.skipIf(!databaseUrl)('leased points over the postgres store', () => {
 
 describe('leased points over the redis store', () => {
   it('two instances together accept exactly the limit; the window resets', async () => {
-    const config = {
-      ...DEFAULT_RATE_LIMIT,
-      points: 50,
-      windowSeconds: 2,
-      store: 'redis' as const,
-      redisUrl,
-      redisKeyPrefix: randomUUID(),
-    };
-    const two = [await createKeyRateLimiter(config), await createKeyRateLimiter(config)];
-    try {
+    await withTwoRedisLimiters({ points: 50, windowSeconds: 2 }, async (two) => {
       const id = randomUUID();
       expect(await load(two, id, 100, 10)).toEqual({ 200: 50, 429: 50 });
       await new Promise((resolve) => setTimeout(resolve, 2100));
       expect(await load(two, id, 60, 10)).toEqual({ 200: 50, 429: 10 });
-    } finally {
-      await Promise.all(two.map((l) => l.close()));
-    }
+    });
   });
 });
 

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
+import { withTwoRedisLimiters } from '../../test/support/redis-limiters.js';
 import type { ApiHttpError } from '../errors/api-http-error.js';
 import { createKeyRateLimiter, DEFAULT_RATE_LIMIT, type KeyRateLimiter, rateLimitFromEnv } from './key-rate-limiter.js';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const fakeResponse = () => ({ setHeader: () => {} }) as unknown as Response;
 
 /** How many of `n` concurrent requests of one key the limiters admit, spread round-robin over them. */
@@ -20,19 +19,9 @@ async function admitted(limiters: KeyRateLimiter[], n: number, id = 'key-1'): Pr
 
 describe('Redis rate-limit store', () => {
   it('shares one limit between two limiters (two instances) on the same Redis', async () => {
-    const config = {
-      ...DEFAULT_RATE_LIMIT,
-      points: 10,
-      store: 'redis' as const,
-      redisUrl,
-      redisKeyPrefix: randomUUID(),
-    };
-    const limiters = [await createKeyRateLimiter(config), await createKeyRateLimiter(config)];
-    try {
+    await withTwoRedisLimiters({ points: 10 }, async (limiters) => {
       expect(await admitted(limiters, 40)).toBe(10);
-    } finally {
-      await Promise.all(limiters.map((l) => l.close()));
-    }
+    });
   });
 
   it('falls back to the next store while Redis is unreachable: still limited, never refused for the outage', async () => {
