@@ -1,12 +1,9 @@
-// Writes the checked-in OpenAPI documents, src/generated/endpoints.ts and src/generated/assistant-tools.ts. `pnpm generate` runs it; tests
+// Writes the checked-in OpenAPI documents and src/generated/ (module lists, endpoint names, assistant tools). `pnpm generate` runs it; tests
 // fail when either is stale.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument } from '../src/openapi/build-openapi-document.js';
-import { ASSISTANT_TOOLS_FILE, assistantToolsSource } from './assistant-tools-source.js';
-import { ENDPOINT_NAMES_FILE, endpointNamesSource } from './endpoint-names.js';
-import { OPENAPI_FILES } from './openapi-files.js';
+import { MORE_ENDPOINTS_FILE, moreEndpointsSource, SCHEMAS_FILE, schemasSource } from './module-lists.js';
 
 const write = (file: string, text: string) => {
   const path = fileURLToPath(new URL(`../${file}`, import.meta.url));
@@ -15,6 +12,13 @@ const write = (file: string, text: string) => {
   console.log(`wrote ${file}`);
 };
 
+// The module lists first: the package index (which the OpenAPI builder loads) imports them.
+write(MORE_ENDPOINTS_FILE, await moreEndpointsSource());
+write(SCHEMAS_FILE, schemasSource());
+const { buildOpenApiDocument } = await import('../src/openapi/build-openapi-document.js');
+const { OPENAPI_FILES } = await import('./openapi-files.js');
+const { ENDPOINT_NAMES_FILE, endpointNamesSource } = await import('./endpoint-names.js');
+const { ASSISTANT_TOOLS_FILE, assistantToolsSource } = await import('./assistant-tools-source.js');
 for (const [surface, file] of Object.entries(OPENAPI_FILES) as [keyof typeof OPENAPI_FILES, string][]) {
   write(file, `${JSON.stringify(buildOpenApiDocument(surface), null, 2)}\n`);
 }

@@ -1,5 +1,6 @@
 import type { ApiSurface, ScopeRequirement } from './endpoint.js';
 import { pathParamNames } from './endpoint.js';
+import { snakeCase } from './record-columns.js';
 import type {
   ActionOptions,
   GroupDeclaration,
@@ -10,7 +11,6 @@ import type {
   StandardOperation,
 } from './resource-declaration.js';
 import type { IdOf, ResourceEndpoints } from './resource-endpoint-types.js';
-import { snakeCase } from './record-columns.js';
 import { resourceNames, standardWording } from './resource-wording.js';
 import { DeletedRecord, dataResponse, IdParam, listQueryShape, listResponse } from './schemas/common.js';
 import { binaryUploadQuery } from './schemas/image-upload.js';

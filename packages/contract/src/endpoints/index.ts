@@ -1,4 +1,5 @@
 import { endpointsOf } from '../endpoints-of.js';
+import { moreEndpoints } from '../generated/more-endpoints.js';
 import * as admin from './admin.js';
 import * as appointments from './appointments.js';
 import * as auth from './auth.js';
@@ -38,8 +39,9 @@ export const engagementEndpoints = endpointsOf(forms, socialEvents, socialPosts,
 export const webhooksEndpoints = endpointsOf(webhooks);
 
 /**
- * Every endpoint of the published API (`/api/v1`), keyed by operation id. Each area adds its group here;
- * the server's handler map and the SDK follow from it.
+ * Every endpoint of the published API (`/api/v1`), keyed by operation id: the areas above, then every other
+ * module of this folder (`moreEndpoints`, which `pnpm generate` lists: a new module needs no line here). The
+ * server's handler map and the SDK follow from it.
  */
 export const apiEndpoints = {
   ...coreEndpoints,
@@ -48,6 +50,7 @@ export const apiEndpoints = {
   ...campaignsEndpoints,
   ...engagementEndpoints,
   ...webhooksEndpoints,
+  ...moreEndpoints,
 } as const;
 
 /** The admin API (`/admin/v1`): the dashboard's backend, enabled by `VSF_ADMIN_TOKEN`. */
