@@ -1,10 +1,11 @@
-import { ALL_SCOPES, apiEndpoints, type EndpointDefinition, errorStatuses } from '@vsf/contract';
+import { apiEndpoints, type EndpointDefinition, errorStatuses } from '@vsf/contract';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller, isApiError } from './support/api-caller.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../src/testing/index.js';
+import { type ApiCaller, isApiError } from './support/api-caller.js';
 import { type BoundaryCase, boundaryCases } from './support/boundary-cases.js';
 import { createWorld, endpointFixtures, fillIds } from './support/endpoint-fixtures.js';
+import { teamServer } from './support/team-server.js';
 import { snapshotTeamData } from './support/team-snapshot.js';
 
 // Property-based fuzzing driven by the contract: random valid and invalid path ids, query strings,
@@ -20,23 +21,18 @@ let api: ApiCaller;
 let teamId: string;
 let ids: Record<string, string>;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const created = await server.createTeamWithKey(ALL_SCOPES);
-  teamId = created.team.id;
-  key = created.key;
-  api = apiCaller(server.baseUrl, created.key);
+teamServer(async (team) => {
+  ({ server, teamId, key, api } = team);
   ids = await createWorld(api);
 });
 const boundaryCounts = { endpoints: 0, reject: 0, edge: 0, kinds: new Map<string, number>() };
-afterAll(async () => {
+afterAll(() => {
   if (boundaryCounts.endpoints > 0) {
     const kinds = [...boundaryCounts.kinds].map(([k, n]) => `${k}=${n}`).join(', ');
     console.log(
       `fuzz boundaries (${server?.engine}): ${boundaryCounts.reject + boundaryCounts.edge} cases over ${boundaryCounts.endpoints} endpoints, ${boundaryCounts.reject} past a bound (all refused, no row changed), ${boundaryCounts.edge} at a bound (no 5xx); ${kinds}`,
     );
   }
-  await server?.close();
 });
 
 const garbageString = fc.oneof(
