@@ -2,55 +2,18 @@ import { createHash } from 'node:crypto';
 import { recordColumns, standardResources } from '@vsf/contract';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
-import * as core from './001-core.js';
-import * as facility from './002-facility.js';
-import * as appointments from './003-appointments.js';
-import * as idempotency from './010-idempotency.js';
-import * as communications from './011-communications.js';
-import * as campaigns from './012-campaigns.js';
-import * as engagement from './013-engagement.js';
-import * as unloggedRateLimits from './020-unlogged-rate-limits.js';
-import * as parkingIntegrity from './021-parking-integrity.js';
-import * as keyChangeNotify from './022-key-change-notify.js';
-import * as teamRowCounts from './023-team-row-counts.js';
-import * as teamEvents from './024-team-events.js';
-import * as webhooks from './025-webhooks.js';
-import * as idempotencyClaim from './026-idempotency-claim.js';
-import * as idempotencyResponseText from './027-idempotency-response-text.js';
-import * as draftMessageRecipient from './028-draft-message-recipient.js';
-import * as webhookStanding from './029-webhook-standing.js';
-import * as assistantConnector from './030-assistant-connector.js';
-import * as teamEventNotify from './031-team-event-notify.js';
-import * as grantChangeNotify from './032-grant-change-notify.js';
+import { MIGRATIONS } from '../../generated/migrations.js';
 import { createNotifyFunction, dropNotifyFunction } from './notify-triggers.js';
 import { recordEventFunction } from './record-event-function.js';
 import { addResourceColumns, declaredColumns } from './resource-columns.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
 import { createTeamTable, timestamps, ts } from './team-table.js';
 
-/** Ordered migrations, shared by PGlite and PostgreSQL. Append; never edit one that has shipped. */
-const migrations: Record<string, Knex.Migration> = {
-  '001-core': core,
-  '002-facility': facility,
-  '003-appointments': appointments,
-  '010-idempotency': idempotency,
-  '011-communications': communications,
-  '012-campaigns': campaigns,
-  '013-engagement': engagement,
-  '020-unlogged-rate-limits': unloggedRateLimits,
-  '021-parking-integrity': parkingIntegrity,
-  '022-key-change-notify': keyChangeNotify,
-  '023-team-row-counts': teamRowCounts,
-  '024-team-events': teamEvents,
-  '025-webhooks': webhooks,
-  '026-idempotency-claim': idempotencyClaim,
-  '027-idempotency-response-text': idempotencyResponseText,
-  '030-assistant-connector': assistantConnector,
-  '028-draft-message-recipient': draftMessageRecipient,
-  '029-webhook-standing': webhookStanding,
-  '031-team-event-notify': teamEventNotify,
-  '032-grant-change-notify': grantChangeNotify,
-};
+/**
+ * Ordered migrations, shared by PGlite and PostgreSQL: every `NNN-name.ts` of this folder, listed by
+ * `pnpm generate`. Append a file; never edit one that has shipped.
+ */
+const migrations = MIGRATIONS;
 
 /** Serves migrations from code so they run the same from source (tsx, vitest) and from the built package. */
 export const migrationSource: Knex.MigrationSource<string> = {
