@@ -55,7 +55,7 @@ describe('vsf completion bash', () => {
   it('completes commands, subcommands down the tree, and options of the command typed', async () => {
     expect(await complete('vsf', 'mo')).toEqual(['move']);
     expect(await complete('vsf', 'cars', 'up')).toEqual(['update']);
-    expect(await complete('vsf', 'parking', 'zones', '')).toEqual(['list', 'create']);
+    expect(await complete('vsf', 'parking', 'zones', '')).toEqual(['list', 'create', 'get', 'update', 'delete']);
     expect(await complete('vsf', 'move', 'STK-1', '--s')).toEqual(['--spot']);
     // A global option before the command, and its value, do not hide the command.
     expect(await complete('vsf', '--base-url', 'http://x/api/v1', 'locations', 'cr')).toEqual(['create']);

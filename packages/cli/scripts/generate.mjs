@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// `pnpm generate` for the CLI: writes src/generated/ from the contract's OpenAPI document.
+// `pnpm generate` for the CLI (run through tsx): writes src/generated/ from the contract.
 import { writeFileSync } from 'node:fs';
 import { requestFieldsSource } from './request-fields-source.mjs';
+import { resourceCommandsSource } from './resource-commands-source.ts';
 
-const target = new URL('../src/generated/request-fields.ts', import.meta.url);
-writeFileSync(target, requestFieldsSource());
-console.log(`wrote ${target.pathname}`);
+const write = (file, text) => {
+  const target = new URL(`../src/generated/${file}`, import.meta.url);
+  writeFileSync(target, text);
+  console.log(`wrote ${target.pathname}`);
+};
+write('request-fields.ts', requestFieldsSource());
+write('resource-commands.ts', resourceCommandsSource());

@@ -10,6 +10,7 @@ import { registerMoveCommand } from './commands/move.js';
 import { registerParkingCommands } from './commands/parking.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerRecordCommands } from './commands/records.js';
+import { registerResourceCommands } from './commands/resources.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { autoFlush, autoFlushes } from './lib/offline-queue/auto-flush.js';
 
@@ -43,6 +44,8 @@ export function buildProgram(): Command {
   registerMoveCommand(program);
   registerParkingCommands(program);
   registerLocationCommands(program);
+  // After the hand-written ones: every operation they do not offer, for every resource.
+  registerResourceCommands(program);
   registerSyncCommand(program);
   registerQueueCommands(program);
   registerMcpCommand(program);
