@@ -1,5 +1,6 @@
 import type { ApiCaller } from './api-caller.js';
 import { communicationsFixtures, communicationsRecordFactories } from './communications-fixtures.js';
+import { derivedFixtures, derivedRecordFactories } from './derived-fixtures.js';
 import { engagementFixtures, engagementRecordFactories } from './engagement-fixtures.js';
 
 /**
@@ -24,7 +25,7 @@ async function created(api: ApiCaller, path: string, body: unknown): Promise<str
 }
 
 /** Path parameter name → how to make such a record. Order matters: later factories may use earlier ids. */
-export const recordFactories: [param: string, factory: RecordFactory][] = [
+const handWrittenFactories: [param: string, factory: RecordFactory][] = [
   ['locationId', (api) => created(api, '/locations', { name: 'Fixture location' })],
   [
     'customerId',
@@ -137,7 +138,7 @@ async function eventTypeIdOf(api: ApiCaller, value: string): Promise<string> {
 export const TINY_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-export const endpointFixtures: Record<string, EndpointFixture> = {
+const handWrittenFixtures: Record<string, EndpointFixture> = {
   getAuthKey: { noRecordIds: true },
   listEvents: { noRecordIds: true },
   listCars: { noRecordIds: true },
@@ -212,6 +213,21 @@ export const endpointFixtures: Record<string, EndpointFixture> = {
   deleteWebhook: {},
   listWebhookDeliveries: {},
 };
+
+/**
+ * Every endpoint's fixture: the hand-written ones above, and for a resource none were written for, fixtures
+ * derived from the contract (derived-fixtures.ts), so a new resource needs no line here.
+ */
+export const endpointFixtures: Record<string, EndpointFixture> = {
+  ...derivedFixtures(new Set(Object.keys(handWrittenFixtures))),
+  ...handWrittenFixtures,
+};
+
+/** Path parameter name → how to make such a record, hand-written first, then derived for the rest. */
+export const recordFactories: [param: string, factory: RecordFactory][] = [
+  ...handWrittenFactories,
+  ...derivedRecordFactories(new Set(handWrittenFactories.map(([param]) => param)), (value, ids) => fillIds(value, ids)),
+];
 
 /** Replaces `{{param}}` placeholders in a fixture body with ids from a world. */
 export function fillIds(value: unknown, ids: Record<string, string>): unknown {
