@@ -12,6 +12,7 @@ const camel = (file: string) => file.replace(/-([a-z])/g, (_, c: string) => c.to
 export async function endpointNamesSource(): Promise<string> {
   const lines: string[] = [];
   const imports: string[] = [];
+  const resources: string[] = [];
   const files = readdirSync(endpointsDir)
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts')
     .sort();
@@ -26,6 +27,8 @@ export async function endpointNamesSource(): Promise<string> {
       if (isResource(value)) {
         hasResource = true;
         lines.push(`export const { ${Object.keys(value.endpoints).join(', ')} } = ${alias}.${name}.endpoints;`);
+        const namespace = (value as unknown as { sdk: string[] }).sdk.join('.');
+        resources.push(`  ${JSON.stringify(namespace).replace(/^"(\w+)"$/, '$1')}: ${alias}.${name},`);
       } else if (isEndpoint(value)) own.push(name);
     }
     if (own.length > 0) lines.push(`export { ${own.join(', ')} } from '${path}';`);
@@ -37,6 +40,11 @@ export async function endpointNamesSource(): Promise<string> {
     ...imports,
     '',
     ...lines,
+    '',
+    '/** Every declared resource by SDK namespace: what a migration creates its table from (`createResourceTable`). */',
+    'export const declaredResources = {',
+    ...resources.sort(),
+    '} as const;',
     '',
   ].join('\n');
 }

@@ -57,3 +57,40 @@ export const { listSocialAccounts, getSocialAccount, createSocialAccount, update
 export const { listSocialPosts, getSocialPost, createSocialPost, updateSocialPost, deleteSocialPost, publishSocialPost } = socialPosts.posts.endpoints;
 export const { listTemplates, getTemplate, createTemplate, updateTemplate, deleteTemplate } = templates.templates.endpoints;
 export { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, updateWebhook } from '../endpoints/webhooks.js';
+
+/** Every declared resource by SDK namespace: what a migration creates its table from (`createResourceTable`). */
+export const declaredResources = {
+  "cars.events": carEvents.events,
+  "cars.photos": carEvents.photos,
+  "communicationThreads.messages": communications.messages,
+  "marketing.assetFolders": marketingAssets.folders,
+  "marketing.assets": marketingAssets.assets,
+  "marketing.campaigns": campaigns.campaigns,
+  "marketing.campaigns.audiences": campaigns.audiences,
+  "marketing.campaigns.content": campaigns.contentSteps,
+  "marketing.campaigns.sends": campaigns.sends,
+  "marketing.forms": forms.forms,
+  "marketing.forms.submissions": forms.submissions,
+  "marketing.socialAccounts": socialPosts.accounts,
+  "marketing.socialEvents": socialEvents.events,
+  "marketing.socialEvents.invites": socialEvents.invites,
+  "marketing.socialEvents.rsvpOptions": socialEvents.rsvpOptions,
+  "marketing.socialEvents.rsvps": socialEvents.rsvps,
+  "marketing.socialPosts": socialPosts.posts,
+  "marketing.templates": templates.templates,
+  "parking.assignments": parking.assignments,
+  "parking.spots": parking.spots,
+  "parking.zones": parking.zones,
+  "teams.grants": admin.grants,
+  "teams.members": admin.members,
+  appointmentTypes: appointments.appointmentTypes,
+  appointments: appointments.appointments,
+  cars: cars.cars,
+  communicationThreads: communications.threads,
+  contacts: contacts.contacts,
+  customers: customers.customers,
+  eventTypes: eventTypes.eventTypes,
+  keys: admin.keys,
+  locations: locations.locations,
+  teams: admin.teams,
+} as const;
