@@ -16,6 +16,7 @@ export * from './openapi/build-openapi-document.js';
 export * from './placement-rules.js';
 export * from './plural.js';
 export * from './record-columns.js';
+export type * from './resource-endpoint-types.js';
 export * from './scope-check.js';
 export * from './scopes.js';
 export * from './standard-resources.js';

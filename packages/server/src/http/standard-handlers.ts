@@ -1,4 +1,4 @@
-import { type EndpointDefinition, pathParamNames } from '@vsf/contract';
+import { type EndpointDefinition, pathParamNames, type StandardOperation } from '@vsf/contract';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
 import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
@@ -6,6 +6,15 @@ import { hasHeldFieldScopes, heldFieldScopes } from './field-scopes.js';
 import { type Handler, type HandlerContext, listBody } from './handler.js';
 
 const STANDARD = new Set(['list', 'get', 'create', 'update', 'delete']);
+
+/** The endpoints of `Es` that are a resource's standard operation (by their SDK method's name). */
+export type StandardKeys<Es extends Record<string, EndpointDefinition>> = {
+  [K in keyof Es]: Es[K] extends { readonly sdk: { readonly method: StandardOperation } } ? K : never;
+}[keyof Es];
+/** What `standardHandlers` derives: a handler for each standard operation (binding checks its resource). */
+export type StandardHandlers<Es extends Record<string, EndpointDefinition>> = {
+  [K in StandardKeys<Es>]: Handler<Es[K]>;
+};
 
 type ServiceMethod = (...args: unknown[]) => Promise<unknown>;
 
@@ -44,9 +53,9 @@ export function claimsWithFirstWrite(handler: Handler<EndpointDefinition>, servi
  * record gets a last argument, the check of those (`HeldFieldScopes`). Endpoints whose behaviour differs (a soft delete, a
  * create that needs the caller's scopes) are written by hand and override these.
  */
-export function standardHandlers(
-  endpoints: Record<string, EndpointDefinition>,
-): Record<string, Handler<EndpointDefinition>> {
+export function standardHandlers<const Es extends Record<string, EndpointDefinition>>(
+  endpoints: Es,
+): StandardHandlers<Es> {
   const handlers: Record<string, Handler<EndpointDefinition>> = {};
   for (const endpoint of Object.values(endpoints)) {
     const target = standardMethod(endpoint);
@@ -81,5 +90,5 @@ export function standardHandlers(
       );
     }
   }
-  return handlers;
+  return handlers as StandardHandlers<Es>;
 }

@@ -9,18 +9,20 @@ import { facilityHandlers } from './facility-handlers.js';
 import { webhooksHandlers } from './webhooks-handlers.js';
 
 /** The handlers written by hand: special operations, and standard ones that behave differently. */
-export const specialHandlers: Partial<HandlerMap<ApiEndpoints>> = {
+export const specialHandlers = {
   ...coreHandlers,
   ...facilityHandlers,
   ...communicationsHandlers,
   ...campaignsHandlers,
   ...engagementHandlers,
   ...webhooksHandlers,
-};
+} satisfies Partial<HandlerMap<ApiEndpoints>>;
 
 /**
  * `/api/v1`: one handler per contract endpoint. The standard ones are derived from the contract and the
  * team resources (services/resources.ts); the hand-written ones add the special operations and override.
- * bindEndpoints refuses to start when an endpoint has none.
+ * Complete by type, like Effect's `HttpApiBuilder`: an operation that is not a standard one and has no
+ * hand-written handler is a compile error here (and a standard one whose resource has no service makes
+ * bindEndpoints refuse to start).
  */
-export const apiHandlers = { ...standardHandlers(apiEndpoints), ...specialHandlers } as HandlerMap<ApiEndpoints>;
+export const apiHandlers: HandlerMap<ApiEndpoints> = { ...standardHandlers(apiEndpoints), ...specialHandlers };

@@ -2,7 +2,7 @@ import type { CampaignsEndpoints } from '@vsf/contract';
 import { listBody, type SpecialHandlers } from '../handler.js';
 
 /** Campaigns with their audiences, content steps and sends; templates; the marketing calendar. */
-export const campaignsHandlers: SpecialHandlers<CampaignsEndpoints> = {
+export const campaignsHandlers = {
   listCampaignAudienceMembers: async ({ auth, params, query, services }) =>
     listBody(
       query,
@@ -20,4 +20,4 @@ export const campaignsHandlers: SpecialHandlers<CampaignsEndpoints> = {
   getMarketingCalendar: async ({ auth, query, services }) => ({
     data: await services.marketingCalendar.entries(auth, query),
   }),
-};
+} satisfies SpecialHandlers<CampaignsEndpoints>;

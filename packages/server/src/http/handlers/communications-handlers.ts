@@ -2,7 +2,7 @@ import type { CommunicationsEndpoints } from '@vsf/contract';
 import type { SpecialHandlers } from '../handler.js';
 
 /** Threads and messages. */
-export const communicationsHandlers: SpecialHandlers<CommunicationsEndpoints> = {
+export const communicationsHandlers = {
   sendCommunicationMessage: async ({ auth, params, services }) => ({
     data: await services.resources['communicationThreads.messages'].send(
       auth.teamId,
@@ -10,4 +10,4 @@ export const communicationsHandlers: SpecialHandlers<CommunicationsEndpoints> = 
       params.messageId,
     ),
   }),
-};
+} satisfies SpecialHandlers<CommunicationsEndpoints>;

@@ -4,7 +4,7 @@ import type { SpecialHandlers } from '../handler.js';
 import { presentedApiKey } from '../request-credentials.js';
 
 /** Keys, cars, customers, contacts, locations, event types, the events feed: every handler works inside the calling key's team (`auth.teamId`). */
-export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
+export const coreHandlers = {
   getAuthKey: async ({ auth }) => ({
     data: {
       id: auth.keyId,
@@ -26,4 +26,4 @@ export const coreHandlers: SpecialHandlers<CoreEndpoints> = {
     const recheck = () => services.auth.authenticate(presentedApiKey(req), { connector: isConnectorRequest(req) });
     return services.events.list(auth, query, left.signal, recheck);
   },
-};
+} satisfies SpecialHandlers<CoreEndpoints>;

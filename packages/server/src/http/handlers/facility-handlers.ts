@@ -4,7 +4,7 @@ import { requireScopes } from '../../services/auth-service.js';
 import type { SpecialHandlers } from '../handler.js';
 
 /** Parking, car events and photos, appointments. */
-export const facilityHandlers: SpecialHandlers<FacilityEndpoints> = {
+export const facilityHandlers = {
   // The scope depends on what the id names, so it is checked once the file is found: a car photo needs
   // read:cars, an asset read:marketing-assets; another team's media is as unknown as a missing one.
   downloadMedia: async ({ auth, params, services }) => {
@@ -15,4 +15,4 @@ export const facilityHandlers: SpecialHandlers<FacilityEndpoints> = {
   cancelAppointment: async ({ auth, params, services }) => ({
     data: await services.resources.appointments.cancel(auth.teamId, params.appointmentId),
   }),
-};
+} satisfies SpecialHandlers<FacilityEndpoints>;

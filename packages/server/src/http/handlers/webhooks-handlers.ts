@@ -12,7 +12,7 @@ function actingKey(auth: AuthContext): string | null {
 }
 
 /** Webhook endpoints: a create, an update, a delete and the delivery log answer to the calling key's scopes. */
-export const webhooksHandlers: SpecialHandlers<WebhooksEndpoints> = {
+export const webhooksHandlers = {
   createWebhook: async ({ auth, body, services }) => {
     const created = await services.resources.webhooks.create(auth.teamId, body, auth.scopes, actingKey(auth));
     // The secret is shown once: a replay of this create (same Idempotency-Key) answers without it.
@@ -29,4 +29,4 @@ export const webhooksHandlers: SpecialHandlers<WebhooksEndpoints> = {
       query,
       await services.resources.webhooks.listDeliveries(auth.teamId, params.webhookId, query, auth.scopes),
     ),
-};
+} satisfies SpecialHandlers<WebhooksEndpoints>;
