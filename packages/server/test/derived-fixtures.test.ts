@@ -1,40 +1,29 @@
-import { ALL_SCOPES, standardResources } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller } from './support/api-caller.js';
+import { standardResources } from '@vsf/contract';
+import { describe, expect, it } from 'vitest';
 import { derivedCreateBody, derivedFixtures } from './support/derived-fixtures.js';
-import { createWorld, fillIds } from './support/endpoint-fixtures.js';
+import { fillIds } from './support/endpoint-fixtures.js';
+import { useWorldServer } from './support/world-server.js';
 
 // A new resource gets its fixtures from the contract (derived-fixtures.ts), so the contract-driven suites
 // cover it with no hand-written line. Proven here on the resources declared with a field table, as a new
 // one would be: the derived create body is accepted, and so is the derived update of what it made.
 const declared = ['cars', 'customers', 'locations', 'parking.zones', 'parking.spots'];
 
-let server: TestServer;
-let api: ApiCaller;
-let world: Record<string, string>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const { key } = await server.createTeamWithKey(ALL_SCOPES);
-  api = apiCaller(server.baseUrl, key);
-  world = await createWorld(api);
-}, 60_000);
-afterAll(() => server?.close());
+const suite = useWorldServer();
 
 describe('derived fixtures', () => {
   it.each(declared)('%s: the derived create and update bodies are accepted by the server', async (namespace) => {
     const resource = standardResources().get(namespace);
     if (!resource?.endpoints.create || !resource.endpoints.update) throw new Error(`${namespace}: no create or update`);
-    const created = await api('POST', resource.endpoints.create.path, {
-      body: fillIds(derivedCreateBody(resource), world),
+    const created = await suite.api('POST', resource.endpoints.create.path, {
+      body: fillIds(derivedCreateBody(resource), suite.world),
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = (created.body as { data: { id: string } }).data.id;
     const update = derivedFixtures(new Set())[resource.endpoints.update.operationId];
     expect(update?.body).toBeDefined();
     const path = resource.endpoints.update.path.replace(`{${resource.itemParam}}`, id);
-    const updated = await api('PATCH', path, { body: fillIds(update?.body, world) });
+    const updated = await suite.api('PATCH', path, { body: fillIds(update?.body, suite.world) });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
   });
 

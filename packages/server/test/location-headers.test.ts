@@ -1,25 +1,14 @@
-import { ALL_SCOPES, apiEndpoints, type EndpointDefinition } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing/index.js';
-import { type ApiCaller, apiCaller } from './support/api-caller.js';
-import { createWorld, endpointFixtures, fillIds } from './support/endpoint-fixtures.js';
+import { apiEndpoints, type EndpointDefinition } from '@vsf/contract';
+import { describe, expect, it } from 'vitest';
+import { endpointFixtures, fillIds } from './support/endpoint-fixtures.js';
+import { useWorldServer } from './support/world-server.js';
 
 // Generated from the contract: every endpoint that answers 201, called with its fixture, names the new
 // record in a `Location` that answers 200 with that same record for the same key — so a client can
 // always follow it, and a new create endpoint is covered as soon as it has a fixture.
 const creates = (Object.values(apiEndpoints) as EndpointDefinition[]).filter((e) => e.response.status === 201);
 
-let server: TestServer;
-let api: ApiCaller;
-let world: Record<string, string>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const { key } = await server.createTeamWithKey(ALL_SCOPES);
-  api = apiCaller(server.baseUrl, key);
-  world = await createWorld(api);
-}, 60_000);
-afterAll(() => server?.close());
+const suite = useWorldServer();
 
 describe('Location headers', () => {
   it('cover at least the car event and photo creates', () => {
@@ -30,15 +19,15 @@ describe('Location headers', () => {
     it(`${endpoint.method.toUpperCase()} ${endpoint.path} → Location answers 200 with the created record`, async () => {
       const fixture = endpointFixtures[endpoint.operationId];
       expect(fixture, `add ${endpoint.operationId} to endpoint-fixtures.ts`).toBeDefined();
-      const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => world[name] as string);
-      const res = await api(endpoint.method, path, {
-        ...(fixture?.body !== undefined ? { body: fillIds(fixture.body, world) } : {}),
+      const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => suite.world[name] as string);
+      const res = await suite.api(endpoint.method, path, {
+        ...(fixture?.body !== undefined ? { body: fillIds(fixture.body, suite.world) } : {}),
         ...(fixture?.query ? { query: fixture.query } : {}),
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const location = res.headers.get('location');
       expect(location, 'a 201 names what it created').toMatch(/^\/api\/v1\//);
-      const fetched = await api('GET', (location as string).slice('/api/v1'.length));
+      const fetched = await suite.api('GET', (location as string).slice('/api/v1'.length));
       expect(fetched.status, `GET ${location}: ${JSON.stringify(fetched.body)}`).toBe(200);
       // A webhook endpoint's signing secret is in its create response only.
       const { secret: _secret, ...shown } = res.body.data;
