@@ -38,9 +38,6 @@ export const appointmentTypes = defineResource(scheduling, {
   name: 'AppointmentType',
   noun: 'appointment type',
   path: '/appointment-types',
-  record: appointment.V1AppointmentType,
-  createBody: appointment.V1AppointmentTypeCreate,
-  updateBody: appointment.V1AppointmentTypeUpdate,
+  ...appointment.appointmentTypeTable,
   operations: ['list', 'get', 'create', 'update'],
-  references: ['eventTypeId'],
 });

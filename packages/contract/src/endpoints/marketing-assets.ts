@@ -43,9 +43,7 @@ export const folders = defineResource(marketing, {
   path: '/asset-folders',
   id: 'folderId',
   scope: 'marketing-assets',
-  record: asset.V1AssetFolder,
-  createBody: asset.V1AssetFolderCreate,
-  updateBody: asset.V1AssetFolderUpdate,
+  ...asset.assetFolderTable,
   filters: {
     parentId: folderFilter('Only folders directly inside this one; `root` for the top-level folders'),
   },

@@ -1,3 +1,4 @@
+import { field, fieldTable } from '../field-table.js';
 import { z } from '../zod.js';
 import { Int4, LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
@@ -80,25 +81,18 @@ export const V1AppointmentUpdate = z
   .openapi('V1AppointmentUpdate');
 export type V1AppointmentUpdate = z.input<typeof V1AppointmentUpdate>;
 
-export const V1AppointmentType = teamRecord(
+/** An appointment type's fields, each once: the record, both bodies and the references follow. */
+export const appointmentTypeTable = fieldTable(
   'V1AppointmentType',
   {
-    name: z.string(),
-    eventTypeId: Uuid,
-    durationMinutes: z.number().int().nullable(),
-    isActive: z.boolean(),
+    name: field(NameText.min(1), { doc: 'What staff pick, e.g. “Spring pick-up”', example: 'Spring pick-up' }),
+    eventTypeId: field(Uuid, { references: 'eventTypes', doc: 'The event type an appointment of this type is' }),
+    durationMinutes: field(Int4.min(1), { nullable: true, doc: 'How long one takes, in minutes; null when open' }),
+    isActive: field(z.boolean(), { default: true }),
   },
   'A saved kind of appointment (e.g. “Spring pick-up”) over an event type',
 );
+export const V1AppointmentType = appointmentTypeTable.record;
 export type V1AppointmentType = z.infer<typeof V1AppointmentType>;
-
-const appointmentTypeFields = {
-  name: NameText.min(1),
-  eventTypeId: Uuid,
-  durationMinutes: Int4.min(1).nullable().optional(),
-  isActive: z.boolean().optional(),
-};
-export const V1AppointmentTypeCreate = z.strictObject(appointmentTypeFields).openapi('V1AppointmentTypeCreate');
-export const V1AppointmentTypeUpdate = z
-  .strictObject({ ...allOptional(appointmentTypeFields), eventTypeId: Uuid.optional() })
-  .openapi('V1AppointmentTypeUpdate');
+export const V1AppointmentTypeCreate = appointmentTypeTable.createBody;
+export const V1AppointmentTypeUpdate = appointmentTypeTable.updateBody;

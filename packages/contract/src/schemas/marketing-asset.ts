@@ -1,4 +1,6 @@
+import { field, fieldTable } from '../field-table.js';
 import { z } from '../zod.js';
+import { NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields } from './image-upload.js';
 import { teamRecord } from './team-record.js';
@@ -44,23 +46,17 @@ export const V1MarketingAssetUpdate = z
   .openapi('V1MarketingAssetUpdate', { description: 'Rename or move; the bytes never change (upload a new asset)' });
 export type V1MarketingAssetUpdate = z.input<typeof V1MarketingAssetUpdate>;
 
-export const V1AssetFolder = teamRecord('V1AssetFolder', {
-  name: z.string(),
-  parentId: Uuid.nullable().openapi({ description: 'The enclosing folder; null at the top level' }),
+/** An asset folder's fields, each once: the record and both bodies follow. */
+export const assetFolderTable = fieldTable('V1AssetFolder', {
+  name: field(NameText.min(1), { example: 'Brochures' }),
+  parentId: field(Uuid, {
+    nullable: true,
+    doc: 'The enclosing folder; null at the top level. Changing it moves the folder with its contents; a folder cannot move into itself or a folder inside it (400)',
+  }),
 });
+export const V1AssetFolder = assetFolderTable.record;
 export type V1AssetFolder = z.infer<typeof V1AssetFolder>;
-
-export const V1AssetFolderCreate = z
-  .strictObject({ name: z.string().min(1).max(200), parentId: Uuid.nullable().optional() })
-  .openapi('V1AssetFolderCreate');
+export const V1AssetFolderCreate = assetFolderTable.createBody;
 export type V1AssetFolderCreate = z.input<typeof V1AssetFolderCreate>;
-
-export const V1AssetFolderUpdate = z
-  .strictObject({
-    name: z.string().min(1).max(200).optional(),
-    parentId: Uuid.nullable().optional().openapi({
-      description: 'Moves the folder with its contents; a folder cannot move into itself or a folder inside it (400)',
-    }),
-  })
-  .openapi('V1AssetFolderUpdate');
+export const V1AssetFolderUpdate = assetFolderTable.updateBody;
 export type V1AssetFolderUpdate = z.input<typeof V1AssetFolderUpdate>;

@@ -347,11 +347,25 @@ export type V1AppointmentType = {
   /** A UUID. */
   id: string;
   teamId: string;
+  /**
+   * What staff pick, e.g. "Spring pick-up"
+   *
+   * 1 to 200 characters. Example: `"Spring pick-up"`.
+   */
   name: string;
-  /** A UUID. */
+  /**
+   * The event type an appointment of this type is
+   *
+   * A UUID.
+   */
   eventTypeId: string;
-  /** A whole number. May be `null`. */
+  /**
+   * How long one takes, in minutes; null when open
+   *
+   * At least 1. A whole number. May be `null`.
+   */
   durationMinutes: number | null;
+  /** Defaults to `true`. */
   isActive: boolean;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
@@ -360,12 +374,25 @@ export type V1AppointmentType = {
 };
 
 export type V1AppointmentTypeCreateParams = {
-  /** 1 to 200 characters. */
+  /**
+   * What staff pick, e.g. "Spring pick-up"
+   *
+   * 1 to 200 characters. Example: `"Spring pick-up"`.
+   */
   name: string;
-  /** A UUID. */
+  /**
+   * The event type an appointment of this type is
+   *
+   * A UUID.
+   */
   eventTypeId: string;
-  /** At least 1. A whole number. May be `null`. */
+  /**
+   * How long one takes, in minutes; null when open
+   *
+   * At least 1. A whole number. May be `null`.
+   */
   durationMinutes?: number | null | undefined;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -373,12 +400,25 @@ export type V1AppointmentTypeCreateParams = {
 export type V1AppointmentTypeCreate = V1AppointmentTypeCreateParams;
 
 export type V1AppointmentTypeUpdateParams = {
-  /** 1 to 200 characters. */
+  /**
+   * What staff pick, e.g. "Spring pick-up"
+   *
+   * 1 to 200 characters. Example: `"Spring pick-up"`.
+   */
   name?: string | undefined;
-  /** A UUID. */
+  /**
+   * The event type an appointment of this type is
+   *
+   * A UUID.
+   */
   eventTypeId?: string | undefined;
-  /** At least 1. A whole number. May be `null`. */
+  /**
+   * How long one takes, in minutes; null when open
+   *
+   * At least 1. A whole number. May be `null`.
+   */
   durationMinutes?: number | null | undefined;
+  /** Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -405,9 +445,10 @@ export type V1AssetFolder = {
   /** A UUID. */
   id: string;
   teamId: string;
+  /** 1 to 200 characters. Example: `"Brochures"`. */
   name: string;
   /**
-   * The enclosing folder; null at the top level
+   * The enclosing folder; null at the top level. Changing it moves the folder with its contents; a folder cannot move into itself or a folder inside it (400)
    *
    * A UUID. May be `null`.
    */
@@ -419,9 +460,13 @@ export type V1AssetFolder = {
 };
 
 export type V1AssetFolderCreateParams = {
-  /** 1 to 200 characters. */
+  /** 1 to 200 characters. Example: `"Brochures"`. */
   name: string;
-  /** A UUID. May be `null`. */
+  /**
+   * The enclosing folder; null at the top level. Changing it moves the folder with its contents; a folder cannot move into itself or a folder inside it (400)
+   *
+   * A UUID. May be `null`.
+   */
   parentId?: string | null | undefined;
 };
 
@@ -429,10 +474,10 @@ export type V1AssetFolderCreateParams = {
 export type V1AssetFolderCreate = V1AssetFolderCreateParams;
 
 export type V1AssetFolderUpdateParams = {
-  /** 1 to 200 characters. */
+  /** 1 to 200 characters. Example: `"Brochures"`. */
   name?: string | undefined;
   /**
-   * Moves the folder with its contents; a folder cannot move into itself or a folder inside it (400)
+   * The enclosing folder; null at the top level. Changing it moves the folder with its contents; a folder cannot move into itself or a folder inside it (400)
    *
    * A UUID. May be `null`.
    */
