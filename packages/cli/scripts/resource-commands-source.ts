@@ -12,7 +12,8 @@ const SKIPPED_COLUMNS = new Set(['id', 'teamId', 'createdAt', 'updatedAt']);
 /** The first few plain fields of the record: what a table of it shows between its id and its update time. */
 function columnsOf(resource: StandardResource): string[] {
   const item = resource.endpoints.get ?? resource.endpoints.create ?? resource.endpoints.update;
-  const record = (item?.response.schema as { shape?: { data?: Parameters<typeof recordColumns>[0] } } | undefined)?.shape?.data;
+  const record = (item?.response.schema as { shape?: { data?: Parameters<typeof recordColumns>[0] } } | undefined)
+    ?.shape?.data;
   if (!record) return [];
   return recordColumns(record)
     .filter((c) => !SKIPPED_COLUMNS.has(c.field) && !resource.parentParams.includes(c.field) && c.kind !== 'json')

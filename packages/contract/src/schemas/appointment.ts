@@ -2,7 +2,7 @@ import { field, fieldTable } from '../field-table.js';
 import { z } from '../zod.js';
 import { Int4, LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
-import { allOptional, teamRecord } from './team-record.js';
+import { teamRecord } from './team-record.js';
 
 export const AppointmentStatus = z.enum(['scheduled', 'cancelled']).openapi('AppointmentStatus');
 

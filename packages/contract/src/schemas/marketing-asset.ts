@@ -3,7 +3,6 @@ import { z } from '../zod.js';
 import { NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
 import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields } from './image-upload.js';
-import { teamRecord } from './team-record.js';
 
 export const V1MarketingAsset = z
   .object({
