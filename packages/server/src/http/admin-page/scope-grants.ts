@@ -1,21 +1,47 @@
-import type { ScopeResource } from '@vsf/contract';
+import { pluralOf, SCOPE_RESOURCES, type ScopeResource, standardResources } from '@vsf/contract';
+
+/** What a scope grants besides its resources' records, where the spec's scope table says more. */
+const ALSO: Partial<Record<ScopeResource, string>> = {
+  cars: 'read also lists event types',
+  appointments: 'read also lists event types',
+  campaigns: 'read also covers the marketing calendar',
+  'social-events': 'read also covers the marketing calendar',
+  webhooks: 'read also lists their delivery logs; an endpoint delivers only events its creator could read',
+};
+
+/** `Parking zone` → `parking zones`; an acronym keeps its capitals (`RSVP options`). */
+const pluralWords = (label: string) =>
+  pluralOf(/^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label);
+
+/** `a, b and c`. */
+const sentence = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+/** The records a scope's read covers, read off the contract: every resource whose reads need it alone. */
+function recordsOf(scope: ScopeResource): string[] {
+  return (
+    [...standardResources().values()]
+      .filter((resource) => {
+        const read = resource.endpoints.get ?? resource.endpoints.list;
+        return read?.scopes.all?.length === 1 && read.scopes.all[0] === `read:${scope}`;
+      })
+      // A parent before what nests in it: `Social events, RSVP options, …`, `Threads and messages`.
+      .sort((a, b) => a.namespace.split('.').length - b.namespace.split('.').length)
+      .map((resource) => pluralWords(resource.label))
+  );
+}
+
+function grantOf(scope: ScopeResource): string {
+  const records = sentence(recordsOf(scope));
+  const text = [records || scope, ALSO[scope]].filter(Boolean).join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /**
- * What each scope resource grants, worded as the spec's scope table, so the admin page can say what a
- * checkbox gives away. Keyed by every resource: a new resource fails the typecheck until it is described.
+ * What each scope grants, so the admin page can say what a checkbox gives away: the records of every
+ * resource declared under the scope (a new resource appears here with no line written), then what the
+ * scope's read also covers.
  */
-export const SCOPE_GRANTS: Record<ScopeResource, string> = {
-  cars: 'Cars, car events and car photos; read also lists event types',
-  customers: 'Customers',
-  contacts: 'Contacts',
-  locations: 'Locations',
-  parking: 'Parking zones, spots and assignments',
-  appointments: 'Appointments; read also lists event types',
-  communications: 'Communication threads and messages',
-  campaigns: 'Marketing campaigns (audiences, content steps, sends), social posts, connected social accounts, calendar',
-  templates: 'Marketing templates',
-  forms: 'Marketing forms and submissions',
-  'social-events': 'Social events, RSVP options, invites and RSVPs; read also covers the marketing calendar',
-  'marketing-assets': 'Marketing assets and asset folders',
-  webhooks: 'Webhook endpoints and their delivery logs; an endpoint delivers only events its creator could read',
-};
+export const SCOPE_GRANTS: Record<ScopeResource, string> = Object.fromEntries(
+  SCOPE_RESOURCES.map((scope) => [scope, grantOf(scope)]),
+) as Record<ScopeResource, string>;
