@@ -1,5 +1,5 @@
 import type { AdminKey } from '@vsf/contract';
-import { iso, jsonArray } from './row-values.js';
+import { iso, jsonArray, recordTimes, updateRow } from './row-values.js';
 import type { Executor } from './team-scoped-table.js';
 
 interface ApiKeyRow {
@@ -26,8 +26,7 @@ function toAdminKey(row: ApiKeyRow): AdminKey {
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
     lastUsedAt: iso(row.last_used_at),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    ...recordTimes(row),
   };
 }
 
@@ -92,18 +91,12 @@ export const apiKeysRepository = {
     return row ? { key: toAdminKey(row), secretHash: row.secret_hash, teamApiEnabled: row.api_enabled } : undefined;
   },
 
-  async update(
+  update: (
     db: Executor,
     id: string,
     patch: { name?: string | undefined; expiresAt?: Date | null | undefined },
     now: Date,
-  ) {
-    const values: Record<string, unknown> = { updated_at: now };
-    if (patch.name !== undefined) values.name = patch.name;
-    if (patch.expiresAt !== undefined) values.expires_at = patch.expiresAt;
-    const [row] = await db('api_keys').where({ id }).update(values).returning('*');
-    return row ? toAdminKey(row) : undefined;
-  },
+  ) => updateRow(db, 'api_keys', { id }, { name: patch.name, expires_at: patch.expiresAt }, now, toAdminKey),
 
   /** Keeps the first revocation time when revoked twice. */
   async revoke(db: Executor, id: string, now: Date): Promise<AdminKey | undefined> {

@@ -1,6 +1,6 @@
 import type { AdminMember } from '@vsf/contract';
 import type { Knex } from 'knex';
-import { jsonArray } from './row-values.js';
+import { jsonArray, recordTimes, updateRow } from './row-values.js';
 import type { Executor } from './team-scoped-table.js';
 
 interface MemberRow {
@@ -57,8 +57,7 @@ function toMember(row: MemberRow): AdminMember {
     teamId: row.team_id,
     email: row.email,
     scopes: jsonArray(row.scopes),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    ...recordTimes(row),
   };
 }
 
@@ -121,19 +120,21 @@ export const teamMembersRepository = {
       : undefined;
   },
 
-  async update(
+  update: (
     db: Executor,
     teamId: string,
     id: string,
     patch: { passwordHash?: string | undefined; scopes?: string[] | undefined },
     now: Date,
-  ): Promise<AdminMember | undefined> {
-    const values: Record<string, unknown> = { updated_at: now };
-    if (patch.passwordHash !== undefined) values.password_hash = patch.passwordHash;
-    if (patch.scopes !== undefined) values.scopes = JSON.stringify(patch.scopes);
-    const [row] = await db('team_members').where({ team_id: teamId, id }).update(values).returning('*');
-    return row ? toMember(row) : undefined;
-  },
+  ): Promise<AdminMember | undefined> =>
+    updateRow(
+      db,
+      'team_members',
+      { team_id: teamId, id },
+      { password_hash: patch.passwordHash, scopes: patch.scopes && JSON.stringify(patch.scopes) },
+      now,
+      toMember,
+    ),
 
   /** Its grants, their codes and tokens go with it (ON DELETE CASCADE). */
   async delete(db: Executor, teamId: string, id: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { AdminTeam } from '@vsf/contract';
+import { recordTimes, updateRow } from './row-values.js';
 import type { Executor } from './team-scoped-table.js';
 
 interface TeamRow {
@@ -13,8 +14,7 @@ const toTeam = (row: TeamRow): AdminTeam => ({
   id: row.id,
   name: row.name,
   apiEnabled: row.api_enabled,
-  createdAt: new Date(row.created_at).toISOString(),
-  updatedAt: new Date(row.updated_at).toISOString(),
+  ...recordTimes(row),
 });
 
 /** Teams are the tenancy boundary itself, so only the admin API and bootstrap reach this repository. */
@@ -37,16 +37,10 @@ export const teamsRepository = {
     const row: TeamRow | undefined = await db('teams').where({ id }).first();
     return row ? toTeam(row) : undefined;
   },
-  async update(
+  update: (
     db: Executor,
     id: string,
     patch: { name?: string | undefined; apiEnabled?: boolean | undefined },
     now: Date,
-  ) {
-    const values: Record<string, unknown> = { updated_at: now };
-    if (patch.name !== undefined) values.name = patch.name;
-    if (patch.apiEnabled !== undefined) values.api_enabled = patch.apiEnabled;
-    const [row] = await db('teams').where({ id }).update(values).returning('*');
-    return row ? toTeam(row) : undefined;
-  },
+  ) => updateRow(db, 'teams', { id }, { name: patch.name, api_enabled: patch.apiEnabled }, now, toTeam),
 };
