@@ -28,6 +28,23 @@ export interface PresentedAt {
   connector: boolean;
 }
 
+/**
+ * The checks after a credential is known, keys and access tokens alike, in the documented order: not
+ * revoked → not expired → team API enabled.
+ */
+function checkUsable(
+  credential: { revokedAt: string | null; expiresAt: string | null; teamApiEnabled: boolean },
+  now: Date,
+): void {
+  if (credential.revokedAt) throw unauthorized('API key revoked');
+  if (credential.expiresAt && new Date(credential.expiresAt) <= now) throw unauthorized('API key expired');
+  if (!credential.teamApiEnabled) throw forbidden('API is disabled for this team');
+}
+
+/** Whether a use at `now` is to be written: last use is kept to the resolution, so not when it is fresh. */
+const lastUseIsStale = (lastUsedAt: string | null, now: Date) =>
+  !lastUsedAt || Date.parse(lastUsedAt) < now.getTime() - LAST_USED_RESOLUTION_MS;
+
 export function requireScopes(auth: AuthContext, requirement: ScopeRequirement): void {
   const missing = firstMissingScope(auth.scopes, requirement);
   if (missing) throw forbidden(`Missing scope: ${missing}`);
@@ -67,12 +84,10 @@ export class AuthService {
     if (!credentials || !secretMatches(parsed.secret, credentials.secretHash)) throw unauthorized('Invalid API key');
     const { key } = credentials;
     const now = this.deps.now();
-    if (key.revokedAt) throw unauthorized('API key revoked');
-    if (key.expiresAt && new Date(key.expiresAt) <= now) throw unauthorized('API key expired');
-    if (!credentials.teamApiEnabled) throw forbidden('API is disabled for this team');
+    checkUsable({ ...key, teamApiEnabled: credentials.teamApiEnabled }, now);
     // last_used_at is kept to the minute: skip the write (a round trip on every request) when the row
     // just read says it is fresh. The UPDATE re-checks, so concurrent requests still write once.
-    if (!key.lastUsedAt || Date.parse(key.lastUsedAt) < now.getTime() - LAST_USED_RESOLUTION_MS) {
+    if (lastUseIsStale(key.lastUsedAt, now)) {
       await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now, LAST_USED_RESOLUTION_MS);
       this.deps.keyCache?.touch(key.prefix, now.toISOString());
     }
@@ -109,10 +124,8 @@ export class AuthService {
     const credentials = await this.tokenCredentials(secretHash(token));
     if (credentials?.kind !== 'access') throw unauthorized('Invalid API key');
     const now = this.deps.now();
-    if (credentials.revokedAt) throw unauthorized('API key revoked');
-    if (new Date(credentials.expiresAt) <= now) throw unauthorized('API key expired');
-    if (!credentials.teamApiEnabled) throw forbidden('API is disabled for this team');
-    if (!credentials.lastUsedAt || Date.parse(credentials.lastUsedAt) < now.getTime() - LAST_USED_RESOLUTION_MS) {
+    checkUsable(credentials, now);
+    if (lastUseIsStale(credentials.lastUsedAt, now)) {
       await oauthRepository.touchGrant(this.deps.db, credentials.grantId, now, LAST_USED_RESOLUTION_MS);
       this.deps.keyCache?.touchGrant(credentials.grantId, now.toISOString());
     }
