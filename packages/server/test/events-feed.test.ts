@@ -1,6 +1,6 @@
 import { ALL_SCOPES, EXTENSIONS_HEADER, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORDED_NAMESPACES, RESOURCE_TABLES } from '../src/services/standard/resource-tables.js';
+import { RECORDED_NAMESPACES, RESOURCE_TABLES } from '../src/repositories/resource-tables.js';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';

@@ -1,6 +1,6 @@
 import type { ColumnKind } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_TABLES } from '../src/services/standard/resource-tables.js';
+import { RESOURCE_TABLES } from '../src/repositories/resource-tables.js';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
 
 // Every column a table reads and writes (the record schema's, through recordColumns) exists after the

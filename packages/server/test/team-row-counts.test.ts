@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RESOURCE_TABLES } from '../src/services/standard/resource-tables.js';
+import { RESOURCE_TABLES } from '../src/repositories/resource-tables.js';
 import type { TestServer } from '../src/testing/start-test-server.js';
 import type { ApiCaller } from './support/api-caller.js';
 import { teamServer } from './support/team-server.js';

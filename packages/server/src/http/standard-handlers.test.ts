@@ -1,7 +1,7 @@
 import { apiEndpoints, type EndpointDefinition } from '@vsf/contract';
 import { describe, expect, it } from 'vitest';
+import { RESOURCE_TABLES } from '../repositories/resource-tables.js';
 import { createServices } from '../services/index.js';
-import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
 import { apiHandlers, specialHandlers } from './handlers/api-handlers.js';
 import { standardHandlers, standardMethod } from './standard-handlers.js';
 

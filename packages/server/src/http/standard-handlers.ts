@@ -1,7 +1,7 @@
 import { type EndpointDefinition, pathParamNames, type StandardOperation } from '@vsf/contract';
+import { RESOURCE_TABLES } from '../repositories/resource-tables.js';
 import type { AuthContext } from '../services/auth-service.js';
 import type { Services } from '../services/index.js';
-import { RESOURCE_TABLES } from '../services/standard/resource-tables.js';
 import { hasHeldFieldScopes, heldFieldScopes } from './field-scopes.js';
 import { type Handler, type HandlerContext, listBody } from './handler.js';
 

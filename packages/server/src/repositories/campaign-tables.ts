@@ -1,13 +1,10 @@
-import { V1CampaignAudience, V1CampaignContentStep, V1CampaignSend, V1Template } from '@vsf/contract';
-import { TeamScopedTable } from './team-scoped-table.js';
+import type { V1CampaignAudience, V1CampaignContentStep, V1CampaignSend, V1Template } from '@vsf/contract';
+import { resourceTable } from './resource-tables.js';
 
-export const templatesTable = TeamScopedTable.of<V1Template>('templates', V1Template);
+export const templatesTable = resourceTable<V1Template>('marketing.templates');
 
-export const audiencesTable = TeamScopedTable.of<V1CampaignAudience>('campaign_audiences', V1CampaignAudience);
+export const audiencesTable = resourceTable<V1CampaignAudience>('marketing.campaigns.audiences');
 
-export const contentStepsTable = TeamScopedTable.of<V1CampaignContentStep>(
-  'campaign_content_steps',
-  V1CampaignContentStep,
-);
+export const contentStepsTable = resourceTable<V1CampaignContentStep>('marketing.campaigns.content');
 
-export const campaignSendsTable = TeamScopedTable.of<V1CampaignSend>('campaign_sends', V1CampaignSend);
+export const campaignSendsTable = resourceTable<V1CampaignSend>('marketing.campaigns.sends');

@@ -1,9 +1,6 @@
-import { V1CommunicationMessage, V1CommunicationThread } from '@vsf/contract';
-import { TeamScopedTable } from './team-scoped-table.js';
+import type { V1CommunicationMessage, V1CommunicationThread } from '@vsf/contract';
+import { resourceTable } from './resource-tables.js';
 
-export const threadsTable = TeamScopedTable.of<V1CommunicationThread>('communication_threads', V1CommunicationThread);
+export const threadsTable = resourceTable<V1CommunicationThread>('communicationThreads');
 
-export const messagesTable = TeamScopedTable.of<V1CommunicationMessage>(
-  'communication_messages',
-  V1CommunicationMessage,
-);
+export const messagesTable = resourceTable<V1CommunicationMessage>('communicationThreads.messages');

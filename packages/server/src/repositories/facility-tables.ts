@@ -1,4 +1,4 @@
-import {
+import type {
   V1Appointment,
   V1AppointmentType,
   V1CarEvent,
@@ -6,51 +6,18 @@ import {
   V1ParkingSpot,
   V1ParkingZone,
 } from '@vsf/contract';
-import { TeamScopedTable } from './team-scoped-table.js';
+import { resourceTable } from './resource-tables.js';
 
-export const parkingZonesTable = TeamScopedTable.of<V1ParkingZone>('parking_zones', V1ParkingZone);
+export const parkingZonesTable = resourceTable<V1ParkingZone>('parking.zones');
 
-export const parkingSpotsTable = TeamScopedTable.of<V1ParkingSpot>('parking_spots', V1ParkingSpot);
+export const parkingSpotsTable = resourceTable<V1ParkingSpot>('parking.spots');
 
-export const parkingAssignmentsTable = TeamScopedTable.of<V1ParkingAssignment>(
-  'parking_assignments',
-  V1ParkingAssignment,
-);
+export const parkingAssignmentsTable = resourceTable<V1ParkingAssignment>('parking.assignments');
 
-export const carEventsTable = TeamScopedTable.of<V1CarEvent>('car_events', V1CarEvent);
+export const carEventsTable = resourceTable<V1CarEvent>('cars.events');
 
-/** Stored bytes' metadata; `url` is derived, the bytes live in the blob store. */
-export interface MediaRow {
-  id: string;
-  teamId: string;
-  kind: 'car_photo' | 'asset';
-  carId: string | null;
-  sessionId: string | null;
-  filename: string;
-  contentType: string;
-  sizeBytes: number;
-  storageKey: string;
-  createdAt: string;
-  updatedAt: string;
-}
-export const mediaTable = TeamScopedTable.ofRow<MediaRow>(
-  'media',
-  [
-    'id',
-    'teamId',
-    'kind',
-    'carId',
-    'sessionId',
-    'filename',
-    'contentType',
-    'sizeBytes',
-    'storageKey',
-    'createdAt',
-    'updatedAt',
-  ],
-  { sizeBytes: 'integer' },
-);
+export const appointmentTypesTable = resourceTable<V1AppointmentType>('appointmentTypes');
 
-export const appointmentTypesTable = TeamScopedTable.of<V1AppointmentType>('appointment_types', V1AppointmentType);
+export const appointmentsTable = resourceTable<V1Appointment>('appointments');
 
-export const appointmentsTable = TeamScopedTable.of<V1Appointment>('appointments', V1Appointment);
+export { type MediaRow, mediaTable } from './stored-tables.js';

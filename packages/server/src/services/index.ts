@@ -1,5 +1,6 @@
 import { DEFAULT_EVENTS_RETENTION_DAYS } from '@vsf/contract';
 import type { MessagingProviders } from '../providers/messaging/delivery-provider.js';
+import { RECORDED_NAMESPACES } from '../repositories/resource-tables.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { DEFAULT_WEBHOOK_OPTIONS, type WebhookOptions } from '../webhooks/webhook-options.js';
 import { AuthService } from './auth-service.js';
@@ -11,7 +12,6 @@ import { MembersService } from './members-service.js';
 import type { SocialDeps } from './resources/social-posts.js';
 import { createResources, type Resources } from './resources.js';
 import type { MediaDeps } from './service-deps.js';
-import { RECORDED_NAMESPACES } from './standard/resource-tables.js';
 import { TeamsService } from './teams-service.js';
 
 export interface Services {

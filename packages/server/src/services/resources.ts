@@ -1,4 +1,5 @@
 import type { V1Contact, V1ParkingAssignment, V1RsvpOption } from '@vsf/contract';
+import { RESOURCE_TABLES } from '../repositories/resource-tables.js';
 import { type LazyFactories, lazyRecordOf } from './lazy-record.js';
 import type { DeliveryDeps } from './message-delivery.js';
 import { Appointments } from './resources/appointments.js';
@@ -24,7 +25,6 @@ import { type SocialDeps, SocialPosts } from './resources/social-posts.js';
 import { Templates } from './resources/templates.js';
 import { type WebhookServiceDeps, Webhooks } from './resources/webhooks.js';
 import type { MediaDeps } from './service-deps.js';
-import { RESOURCE_TABLES } from './standard/resource-tables.js';
 import { TeamResource, type TeamResourceOptions } from './standard/team-resource.js';
 
 type ResourceDeps = MediaDeps & DeliveryDeps & SocialDeps & WebhookServiceDeps;

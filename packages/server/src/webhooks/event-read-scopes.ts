@@ -1,6 +1,6 @@
 import { firstMissingScope, type ScopeRequirement } from '@vsf/contract';
+import { RECORDED_NAMESPACES } from '../repositories/resource-tables.js';
 import { resourceRoutes } from '../services/standard/resource-routes.js';
-import { RECORDED_NAMESPACES } from '../services/standard/resource-tables.js';
 
 /** The scopes reading an event's resource needs (`customer` → `read:customers`), by the event's `resource`. */
 const EVENT_READ_SCOPES: ReadonlyMap<string, ScopeRequirement | undefined> = new Map(

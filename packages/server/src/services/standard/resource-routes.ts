@@ -1,7 +1,7 @@
 import { type EndpointDefinition, type StandardResource, standardResources } from '@vsf/contract';
+import { RESOURCE_TABLES } from '../../repositories/resource-tables.js';
 import type { Executor, TeamScopedTable } from '../../repositories/team-scoped-table.js';
 import { checkReferences, type Reference } from '../check-references.js';
-import { RESOURCE_TABLES } from './resource-tables.js';
 
 /** What the contract says of one resource's standard operations, read once by SDK namespace. */
 export type ResourceRoutes = StandardResource;

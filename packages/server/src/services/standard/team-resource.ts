@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '../../errors/api-http-error.js';
+import { RESOURCE_TABLES } from '../../repositories/resource-tables.js';
 import type { Changes, Executor, ListResult, TeamScopedTable } from '../../repositories/team-scoped-table.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { type ConflictMessages, mapConflicts } from './constraint-conflicts.js';
 import { checkBodyReferences, type ResourceRoutes, referencedResource, resourceRoutes } from './resource-routes.js';
-import { RESOURCE_TABLES } from './resource-tables.js';
 
 /** Query keys every list has; the table's `list` reads them. */
 const PAGING = new Set(['page', 'limit', 'updatedAfter', 'ids']);

@@ -1,10 +1,7 @@
 import { apiEndpoints, type EndpointDefinition, resourceTableName, standardResources } from '@vsf/contract';
 import type { z } from 'zod';
-import { marketingAssetsTable, rsvpOptionsTable } from '../../repositories/engagement-tables.js';
-import { mediaTable } from '../../repositories/facility-tables.js';
-import { eventTypesTable } from '../../repositories/tables.js';
-import { TeamScopedTable } from '../../repositories/team-scoped-table.js';
-import { webhooksTable } from '../../repositories/webhook-tables.js';
+import { eventTypesTable, marketingAssetsTable, mediaTable, rsvpOptionsTable, webhooksTable } from './stored-tables.js';
+import { TeamScopedTable } from './team-scoped-table.js';
 
 /**
  * Tables that are not the contract's record stored as is: rows with columns the API does not show, or
@@ -45,3 +42,13 @@ export const RESOURCE_TABLES: Record<string, TeamScopedTable<any>> = Object.from
 export const RECORDED_NAMESPACES: readonly string[] = Object.keys(RESOURCE_TABLES).filter(
   (namespace) => namespace !== 'webhooks',
 );
+
+/**
+ * The table of a resource by SDK namespace (`parking.zones`), typed as its record: what a repository that
+ * needs a resource's table by name uses, instead of naming the table and its schema a second time.
+ */
+export function resourceTable<R extends { id: string }>(namespace: string): TeamScopedTable<R> {
+  const table = RESOURCE_TABLES[namespace];
+  if (!table) throw new Error(`The contract declares no team resource "${namespace}" with a table`);
+  return table as TeamScopedTable<R>;
+}
