@@ -67,6 +67,19 @@ class Subscribers {
   tell(event: 'listening' | 'alive' | 'lost', at = 0): void {
     for (const hooks of this.hooks) hooks[event]?.(at);
   }
+
+  /** The listener handed out over these subscribers, with its connection's readiness, state and close. */
+  listener(ready: Promise<void>, isListening: () => boolean, close: () => Promise<void>): ChangeListener {
+    return {
+      ready,
+      get listening() {
+        return isListening();
+      },
+      on: (channel, onMessage) => this.on(channel, onMessage),
+      watch: (hooks) => this.watch(hooks),
+      close,
+    };
+  }
 }
 
 /**
@@ -145,14 +158,10 @@ export function listenForChanges(
   };
 
   void connect();
-  return {
+  return subscribers.listener(
     ready,
-    get listening() {
-      return listening;
-    },
-    on: (channel, onMessage) => subscribers.on(channel, onMessage),
-    watch: (hooks) => subscribers.watch(hooks),
-    async close() {
+    () => listening,
+    async () => {
       closed = true;
       if (timer) clearTimeout(timer);
       if (heartbeat) clearInterval(heartbeat);
@@ -162,7 +171,7 @@ export function listenForChanges(
       listening = false;
       await current?.end().catch(() => {});
     },
-  };
+  );
 }
 
 /**
@@ -175,17 +184,13 @@ export async function listenInProcess(pglite: PgliteInstance, channels: readonly
     channels.map((channel) => pglite.listen(channel, (payload) => subscribers.deliver(channel, payload))),
   );
   let listening = true;
-  return {
-    ready: Promise.resolve(),
-    get listening() {
-      return listening;
-    },
-    on: (channel, onMessage) => subscribers.on(channel, onMessage),
-    watch: (hooks) => subscribers.watch(hooks),
-    async close() {
+  return subscribers.listener(
+    Promise.resolve(),
+    () => listening,
+    async () => {
       listening = false;
       subscribers.tell('lost');
       await Promise.all(stops.map((stop) => stop().catch(() => {})));
     },
-  };
+  );
 }
