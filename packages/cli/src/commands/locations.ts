@@ -1,8 +1,9 @@
 import type { V1Location, V1LocationCreate } from '@vsf/sdk';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
-import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
-import { type Column, printJson, printRecords } from '../lib/output.js';
+import { type ListOptions, listRecords, pageFlags } from '../lib/list-pages.js';
+import { collectPairs } from '../lib/option-parsers.js';
+import { type Column, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveLocation } from '../lib/resolve-records.js';
 
@@ -14,8 +15,6 @@ const locationColumns: Column<V1Location>[] = [
   { header: 'ACTIVE', value: (l) => (l.isActive ? 'yes' : 'no') },
 ];
 
-const collectPairs = (value: string, previous: string[] = []) => [...previous, value];
-
 /** Locations (sites, warehouses): a zone belongs to one (`parking zones create --location`), so staff make them here. */
 export function registerLocationCommands(program: Command): void {
   const locations = program.command('locations').description('Locations (sites) that parking zones belong to');
@@ -23,14 +22,7 @@ export function registerLocationCommands(program: Command): void {
     .addHelpText('after', '\nExamples:\n  vsf locations list\n  vsf locations list --all --json')
     .action(async (o: ListOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(g);
-      const rows = await fetchListed(
-        o,
-        g,
-        (q) => client.locations.list(q),
-        (q) => client.locations.listAll(q),
-      );
-      printRecords(rows, locationColumns, g);
+      printRecords(await listRecords(o, g, createClient(g).locations), locationColumns, g);
     });
   locations
     .command('get <location>')
@@ -40,8 +32,7 @@ export function registerLocationCommands(program: Command): void {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const client = createClient(g);
       const location = await client.locations.get((await resolveLocation(client, ref)).id);
-      if (g.json) printJson(location);
-      else printRecords([location], locationColumns, g);
+      printRecord(location, locationColumns, g);
     });
   locations
     .command('create')
@@ -56,7 +47,6 @@ export function registerLocationCommands(program: Command): void {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const fields = parseAssignments(o.set ?? [], 'createLocation', 'locations create');
       const location = await createClient(g).locations.create({ ...fields, name: o.name } as V1LocationCreate);
-      if (g.json) printJson(location);
-      else printRecords([location], locationColumns, g);
+      printRecord(location, locationColumns, g);
     });
 }

@@ -1,8 +1,9 @@
 import type { V1ParkingSpot, V1ParkingZone } from '@vsf/sdk';
 import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
-import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
-import { type Column, printJson, printRecords } from '../lib/output.js';
+import { type ListOptions, listRecords, pageFlags } from '../lib/list-pages.js';
+import { collectPairs } from '../lib/option-parsers.js';
+import { type Column, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveLocation, resolveZone } from '../lib/resolve-records.js';
 
@@ -21,8 +22,6 @@ const spotColumns: Column<SpotRow>[] = [
   { header: 'CAR', value: (s) => s.carId },
 ];
 
-const collectPairs = (value: string, previous: string[] = []) => [...previous, value];
-
 export function registerParkingCommands(program: Command): void {
   const parking = program.command('parking').description('Parking zones and spots');
   const zones = parking.command('zones').description('Parking zones');
@@ -30,14 +29,7 @@ export function registerParkingCommands(program: Command): void {
     .addHelpText('after', '\nExample:\n  vsf parking zones list --json')
     .action(async (o: ListOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(g);
-      const rows = await fetchListed(
-        o,
-        g,
-        (q) => client.parking.zones.list(q),
-        (q) => client.parking.zones.listAll(q),
-      );
-      printRecords(rows, zoneColumns, g);
+      printRecords(await listRecords(o, g, createClient(g).parking.zones), zoneColumns, g);
     });
   zones
     .command('create')
@@ -59,8 +51,7 @@ export function registerParkingCommands(program: Command): void {
         name: o.name,
         ...(location ? { locationId: location.id } : {}),
       });
-      if (g.json) printJson(zone);
-      else printRecords([zone], zoneColumns, g);
+      printRecord(zone, zoneColumns, g);
     });
 
   const spots = parking.command('spots').description('Parking spots');
@@ -76,12 +67,7 @@ export function registerParkingCommands(program: Command): void {
       const client = createClient(g);
       const zone = o.zone ? await resolveZone(client, o.zone) : undefined;
       const filter = { ...(o.free ? { occupied: false } : {}), ...(zone ? { parkingZoneId: zone.id } : {}) };
-      const spotsFound = await fetchListed(
-        o,
-        g,
-        (q) => client.parking.spots.list({ ...filter, ...q }),
-        (q) => client.parking.spots.listAll({ ...filter, ...q }),
-      );
+      const spotsFound = await listRecords(o, g, client.parking.spots, filter);
       // Zones are few; one pass over them names every spot's zone without a request per spot.
       const zoneNames = new Map<string, string>();
       if (spotsFound.length > 0) for await (const z of client.parking.zones.listAll()) zoneNames.set(z.id, z.name);
@@ -100,7 +86,6 @@ export function registerParkingCommands(program: Command): void {
       const zone = await resolveZone(client, o.zone);
       const spot = await client.parking.spots.create({ name: o.name, parkingZoneId: zone.id });
       const row: SpotRow = { ...spot, zoneName: zone.name };
-      if (g.json) printJson(row);
-      else printRecords([row], spotColumns, g);
+      printRecord(row, spotColumns, g);
     });
 }

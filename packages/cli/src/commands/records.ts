@@ -2,9 +2,9 @@ import type { V1Car, V1CarCreate, V1CarUpdate, V1Customer, V1EventType } from '@
 import { type Command, Option } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
-import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
-import { parseTimestamp } from '../lib/option-parsers.js';
-import { type Column, printJson, printRecords } from '../lib/output.js';
+import { type ListOptions, listRecords, pageFlags } from '../lib/list-pages.js';
+import { collectPairs, parseTimestamp } from '../lib/option-parsers.js';
+import { type Column, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveCar, resolveNamedFields } from '../lib/resolve-records.js';
 
@@ -48,8 +48,6 @@ const listFlags = (cmd: Command) =>
 const updatedAfter = (o: RecordListOptions): { updatedAfter?: string } =>
   o.updatedAfter ? { updatedAfter: o.updatedAfter } : {};
 
-const collectPairs = (value: string, previous: string[] = []) => [...previous, value];
-
 export function registerRecordCommands(program: Command): void {
   const cars = program.command('cars').description('List, show, create and update cars');
   listFlags(cars.command('list').description('List cars, most recently updated first'))
@@ -59,15 +57,7 @@ export function registerRecordCommands(program: Command): void {
     )
     .action(async (o: RecordListOptions, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(g);
-      const filter = updatedAfter(o);
-      const rows = await fetchListed(
-        o,
-        g,
-        (q) => client.cars.list({ ...filter, ...q }),
-        (q) => client.cars.listAll({ ...filter, ...q }),
-      );
-      printRecords(rows, carColumns, g);
+      printRecords(await listRecords(o, g, createClient(g).cars, updatedAfter(o)), carColumns, g);
     });
   cars
     .command('get <car>')
@@ -79,8 +69,7 @@ export function registerRecordCommands(program: Command): void {
     .action(async (carRef: string, _o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const car = await resolveCar(createClient(g), carRef);
-      if (g.json) printJson(car);
-      else printRecords([car], carColumns, g);
+      printRecord(car, carColumns, g);
     });
   cars
     .command('create')
@@ -107,8 +96,7 @@ export function registerRecordCommands(program: Command): void {
       } as V1CarCreate;
       const client = createClient(g);
       const car = await client.cars.create(await resolveNamedFields(client, body));
-      if (g.json) printJson(car);
-      else printRecords([car], carColumns, g);
+      printRecord(car, carColumns, g);
     });
   cars
     .command('update <car>')
@@ -131,8 +119,7 @@ export function registerRecordCommands(program: Command): void {
         (await resolveCar(client, carRef)).id,
         await resolveNamedFields(client, changes),
       );
-      if (g.json) printJson(car);
-      else printRecords([car], carColumns, g);
+      printRecord(car, carColumns, g);
     });
 
   const customers = program.command('customers').description('List and show customers');
@@ -141,15 +128,8 @@ export function registerRecordCommands(program: Command): void {
     .option('--include-deleted', 'also list soft-deleted customers')
     .action(async (o: RecordListOptions & { includeDeleted?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(g);
       const filter = { ...updatedAfter(o), ...(o.includeDeleted ? { includeDeleted: true } : {}) };
-      const rows = await fetchListed(
-        o,
-        g,
-        (q) => client.customers.list({ ...filter, ...q }),
-        (q) => client.customers.listAll({ ...filter, ...q }),
-      );
-      printRecords(rows, customerColumns, g);
+      printRecords(await listRecords(o, g, createClient(g).customers, filter), customerColumns, g);
     });
   customers
     .command('get <customerId>')
@@ -158,8 +138,7 @@ export function registerRecordCommands(program: Command): void {
     .action(async (id: string, _o, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const customer = await createClient(g).customers.get(id);
-      if (g.json) printJson(customer);
-      else printRecords([customer], customerColumns, g);
+      printRecord(customer, customerColumns, g);
     });
 
   const eventTypes = program.command('event-types').description('Event types (drop-off, pick-up, …)');
@@ -170,14 +149,7 @@ export function registerRecordCommands(program: Command): void {
     )
     .action(async (o: ListOptions & { scope?: 'vehicle' | 'customer' | 'facility' }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(g);
       const filter = o.scope ? { scope: o.scope } : {};
-      const rows = await fetchListed(
-        o,
-        g,
-        (q) => client.eventTypes.list({ ...filter, ...q }),
-        (q) => client.eventTypes.listAll({ ...filter, ...q }),
-      );
-      printRecords(rows, eventTypeColumns, g);
+      printRecords(await listRecords(o, g, createClient(g).eventTypes, filter), eventTypeColumns, g);
     });
 }

@@ -4,15 +4,14 @@ import { RESOURCE_COMMANDS } from '../generated/resource-commands.js';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
 import { fetchListed, type ListOptions, pageFlags } from '../lib/list-pages.js';
-import { parseTimestamp } from '../lib/option-parsers.js';
-import { type Column, printJson, printRecords } from '../lib/output.js';
+import { collectPairs, parseTimestamp } from '../lib/option-parsers.js';
+import { type Column, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments, requestFields } from '../lib/request-fields.js';
 import type { ResourceCommand } from '../lib/resource-command.js';
 
 type Row = Record<string, unknown>;
 type Operation = keyof ResourceCommand['operations'];
 
-const collectPairs = (value: string, previous: string[] = []) => [...previous, value];
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const lower = (label: string) => (/^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label);
 
@@ -87,11 +86,6 @@ function filtersOf(pairs: string[]): Record<string, string> {
   );
 }
 
-function show(record: Row, resource: ResourceCommand, g: GlobalOptions): void {
-  if (g.json) printJson(record);
-  else printRecords([record], columnsOf(resource), g);
-}
-
 /** The call of one operation, through the SDK's generic `request` (retries, errors and paging as every method). */
 function call(g: GlobalOptions, operationId: string, args: object) {
   const endpoint = (apiEndpoints as unknown as Record<string, RouteLike>)[operationId] as RouteLike;
@@ -135,7 +129,7 @@ function addItemCommand(group: Command, resource: ResourceCommand, operation: Op
     const body = writes ? parseAssignments(o.set ?? [], operationId, name) : undefined;
     const result = await call(g, operationId, { params: paramsOf(resource, ids, item), ...(body ? { body } : {}) });
     if (operation === 'delete' && !g.json) process.stdout.write(`deleted ${ids.at(-1)}\n`);
-    else show(result, resource, g);
+    else printRecord(result, columnsOf(resource), g);
   });
 }
 

@@ -63,3 +63,24 @@ export async function fetchListed<T>(
   if (hint) info(globals, hint);
   return page.data;
 }
+
+/** A list of the SDK (`client.cars`): one page, or every record. */
+interface Lister<T, Q> {
+  list(query: Q): PromiseLike<PageLike<T>>;
+  listAll(query: Q): AsyncIterable<T>;
+}
+
+/** `fetchListed` over a list of the SDK, with the command's filters in every request. */
+export function listRecords<T, Q extends object>(
+  o: ListOptions,
+  globals: OutputOptions,
+  lister: Lister<T, Q>,
+  filter = {} as Q,
+): Promise<T[]> {
+  return fetchListed(
+    o,
+    globals,
+    (q) => lister.list({ ...filter, ...q }),
+    (q) => lister.listAll({ ...filter, ...q }),
+  );
+}

@@ -15,6 +15,9 @@ export function parseTimestamp(value: string): string {
   return value;
 }
 
+/** A repeatable option's values in the order given, e.g. `--set a=1 --set b=2`. */
+export const collectPairs = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 /** A whole number from `min` up, e.g. `--max-retries 6`. */
 export function wholeNumber(min: number): (value: string) => number {
   return (value) => {

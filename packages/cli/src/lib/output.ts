@@ -62,6 +62,12 @@ export function printRecords<T>(records: T[], columns: Column<T>[], options: Out
   else process.stdout.write(renderTable(records, columns));
 }
 
+/** One record: the object itself with `--json`, else a table of one row. */
+export function printRecord<T>(record: T, columns: Column<T>[], options: OutputOptions): void {
+  if (options.json) printJson(record);
+  else printRecords([record], columns, options);
+}
+
 /** Messages for people go to stderr, so stdout stays parseable. */
 export function info(options: OutputOptions, message: string): void {
   if (!options.quiet) process.stderr.write(`${message}\n`);
