@@ -1,9 +1,8 @@
-import { type LockHolder, type ResourceSpec, type Sink, SyncUsageError, selectResources } from '@vsf/sync';
+import { type LockHolder, type ResourceSpec, type Sink, selectResources } from '@vsf/sync';
 import type { Command } from 'commander';
-import type { GlobalOptions } from '../lib/context.js';
-import { CliError, EXIT } from '../lib/exit-codes.js';
+import { CliError } from '../lib/exit-codes.js';
 import { type Column, printJson, renderTable } from '../lib/output.js';
-import { addMirrorLocationFlags, openMirror, subcommandOptions } from '../lib/sync-flags.js';
+import { addMirrorLocationFlags, subcommandAction, syncUsage, withMirror } from '../lib/sync-flags.js';
 
 interface StatusFlags {
   to: string;
@@ -93,32 +92,23 @@ export function registerSyncStatusCommand(sync: Command): void {
       'after',
       '\nExamples:\n  vsf sync status                     # ./vsf-mirror.db\n  vsf sync status --to jsonl:mirror --json',
     )
-    .action(async (_flags: StatusFlags, cmd: Command) => {
-      const o = subcommandOptions<StatusFlags>(cmd);
-      const globals = cmd.optsWithGlobals<GlobalOptions>();
-      let resources: ResourceSpec[];
-      try {
-        resources = selectResources(o.resources);
-      } catch (error) {
-        if (error instanceof SyncUsageError) throw new CliError(error.message, EXIT.usage);
-        throw error;
-      }
-      const sink = openMirror(o.to);
-      try {
-        const statuses: ResourceStatus[] = [];
-        for (const resource of resources) statuses.push(await resourceStatus(sink, resource));
-        const lock = await sink.lockHolder();
-        if (!lock && !statuses.some((s) => s.mirrored)) {
-          throw new CliError(`There is no mirror at ${o.to} yet: \`vsf sync --to ${o.to}\` makes it`);
-        }
-        if (globals.json) {
-          printJson({ to: o.to, running: Boolean(lock && !lock.stale), lock, resources: statuses });
-          return;
-        }
-        // Whether a run holds the mirror is part of the answer, not a note: stdout, with the table.
-        process.stdout.write(`${renderTable(statuses, columns)}${describeLock(lock)}\n`);
-      } finally {
-        await sink.close();
-      }
-    });
+    .action(
+      subcommandAction<StatusFlags>(async (o, globals) => {
+        const resources = syncUsage(() => selectResources(o.resources));
+        await withMirror(o.to, async (sink) => {
+          const statuses: ResourceStatus[] = [];
+          for (const resource of resources) statuses.push(await resourceStatus(sink, resource));
+          const lock = await sink.lockHolder();
+          if (!lock && !statuses.some((s) => s.mirrored)) {
+            throw new CliError(`There is no mirror at ${o.to} yet: \`vsf sync --to ${o.to}\` makes it`);
+          }
+          if (globals.json) {
+            printJson({ to: o.to, running: Boolean(lock && !lock.stale), lock, resources: statuses });
+            return;
+          }
+          // Whether a run holds the mirror is part of the answer, not a note: stdout, with the table.
+          process.stdout.write(`${renderTable(statuses, columns)}${describeLock(lock)}\n`);
+        });
+      }),
+    );
 }

@@ -1,6 +1,6 @@
 import { type ResourceVerification, sdkPageSource, verify } from '@vsf/sync';
 import type { Command } from 'commander';
-import { createClient, type GlobalOptions } from '../lib/context.js';
+import { createClient } from '../lib/context.js';
 import { responseTimeoutMs, SYNC_RESPONSE_TIMEOUT_MS } from '../lib/network-wait.js';
 import { seconds, wholeNumber } from '../lib/option-parsers.js';
 import { type Column, printJson, renderTable } from '../lib/output.js';
@@ -8,11 +8,11 @@ import {
   addMirrorFlags,
   describeRetries,
   type MirrorFlags,
-  openMirror,
   retryOptions,
-  subcommandOptions,
+  subcommandAction,
+  withMirror,
 } from '../lib/sync-flags.js';
-import { forbiddenWarning, runError, runExitCode } from '../lib/sync-outcome.js';
+import { runError, runExitCode, warnStopped } from '../lib/sync-outcome.js';
 
 interface VerifyFlags extends MirrorFlags {
   lookback: number;
@@ -73,48 +73,42 @@ export function registerSyncVerifyCommand(sync: Command): void {
       'after',
       '\nExamples:\n  vsf sync verify                              # ./vsf-mirror.db against the server\n  vsf sync verify --to postgres://localhost/mirror --resources cars\n  vsf sync verify --json --quiet               # for monitoring: exit 1 on drift',
     )
-    .action(async (_flags: VerifyFlags, cmd: Command) => {
-      const o = subcommandOptions<VerifyFlags>(cmd);
-      const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(globals, {
-        responseTimeout: responseTimeoutMs(process.env, SYNC_RESPONSE_TIMEOUT_MS),
-      });
-      const sink = openMirror(o.to);
-      try {
-        const result = await verify({
-          source: sdkPageSource(client),
-          sink,
-          resources: o.resources,
-          lookbackMs: o.lookback * 1000,
-          maxIds: o.maxIds,
-          retry: retryOptions(o),
+    .action(
+      subcommandAction<VerifyFlags>(async (o, globals) => {
+        const client = createClient(globals, {
+          responseTimeout: responseTimeoutMs(process.env, SYNC_RESPONSE_TIMEOUT_MS),
         });
-        const exitCode = runExitCode(result, Boolean(o.resources?.length));
-        if (globals.json) {
-          const { error: _message, ...rest } = result;
-          const error = runError(result, exitCode);
-          printJson({ to: o.to, ...rest, ...(error ? { error } : {}) });
-        } else if (!result.stopReason || result.resources.some((r) => r.pages > 0)) {
-          process.stdout.write(renderTable(result.resources, columns));
-          for (const r of result.resources) for (const line of driftLines(r)) process.stdout.write(`${line}\n`);
-          if (result.retries.total > 0) process.stdout.write(`${describeRetries(result.retries)}\n`);
-          if (!globals.quiet) {
-            process.stderr.write(
-              result.drift
-                ? 'Drift found. `vsf sync --full` fetches missing and changed rows again; with --prune it also drops extra ones.\n'
-                : result.ok
-                  ? 'The mirror matches the server.\n'
-                  : '',
-            );
+        await withMirror(o.to, async (sink) => {
+          const result = await verify({
+            source: sdkPageSource(client),
+            sink,
+            resources: o.resources,
+            lookbackMs: o.lookback * 1000,
+            maxIds: o.maxIds,
+            retry: retryOptions(o),
+          });
+          const exitCode = runExitCode(result, Boolean(o.resources?.length));
+          if (globals.json) {
+            const { error: _message, ...rest } = result;
+            const error = runError(result, exitCode);
+            printJson({ to: o.to, ...rest, ...(error ? { error } : {}) });
+          } else if (!result.stopReason || result.resources.some((r) => r.pages > 0)) {
+            process.stdout.write(renderTable(result.resources, columns));
+            for (const r of result.resources) for (const line of driftLines(r)) process.stdout.write(`${line}\n`);
+            if (result.retries.total > 0) process.stdout.write(`${describeRetries(result.retries)}\n`);
+            if (!globals.quiet) {
+              process.stderr.write(
+                result.drift
+                  ? 'Drift found. `vsf sync --full` fetches missing and changed rows again; with --prune it also drops extra ones.\n'
+                  : result.ok
+                    ? 'The mirror matches the server.\n'
+                    : '',
+              );
+            }
           }
-        }
-        if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
-        const forbidden = forbiddenWarning(result);
-        // A note, not an error: --quiet (cron) drops it, the summary still lists the resources as forbidden.
-        if (forbidden && !globals.quiet) process.stderr.write(`vsf: ${forbidden}\n`);
-        process.exitCode = exitCode;
-      } finally {
-        await sink.close();
-      }
-    });
+          warnStopped(result, globals);
+          process.exitCode = exitCode;
+        });
+      }),
+    );
 }

@@ -18,7 +18,7 @@ import { responseTimeoutMs, SYNC_RESPONSE_TIMEOUT_MS } from '../lib/network-wait
 import { seconds } from '../lib/option-parsers.js';
 import { type Column, colorEnabled, printJson, renderTable } from '../lib/output.js';
 import { addMirrorFlags, describeRetries, type MirrorFlags, openMirror, retryOptions } from '../lib/sync-flags.js';
-import { forbiddenWarning, runError, runExitCode, stopExitCode } from '../lib/sync-outcome.js';
+import { runError, runExitCode, stopExitCode, warnStopped } from '../lib/sync-outcome.js';
 import { registerSyncStatusCommand } from './sync-status.js';
 import { registerSyncVerifyCommand } from './sync-verify.js';
 
@@ -171,11 +171,7 @@ function report(result: SyncResult, o: SyncFlags, globals: GlobalOptions): void 
     process.stdout.write(renderTable(result.resources as unknown as Record<string, unknown>[], summaryColumns));
     process.stdout.write(`${describeRetries(result.retries)}\n`);
   }
-  // The reason a run stopped early goes to stderr even with --json: cron mails stderr.
-  if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
-  const forbidden = forbiddenWarning(result);
-  // A note, not an error: --quiet (cron) drops it, the summary still lists the resources as forbidden.
-  if (forbidden && !globals.quiet) process.stderr.write(`vsf: ${forbidden}\n`);
+  warnStopped(result, globals);
   if (result.feed?.resynced) {
     // A resync that stopped (another team's key, the server gone) did not sync in full: the line above says why.
     const instead = result.ok ? 'synced in full instead' : 'a full sync was tried instead and stopped';

@@ -10,6 +10,7 @@ import {
   syncableResources,
 } from '@vsf/sync';
 import type { Command } from 'commander';
+import type { GlobalOptions } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { nameList, seconds, wholeNumber } from './option-parsers.js';
 
@@ -57,14 +58,35 @@ export function describeRetries(retries: RetrySummary): string {
   return `${retries.total} ${retries.total === 1 ? 'retry' : 'retries'}${reasons.length > 0 ? ` (${reasons.join(', ')})` : ''}`;
 }
 
-/** The sink at `--to`; a URL it cannot open is a usage error (exit 2). */
-export function openMirror(to: string): Sink {
+/** What `read` returns; a SyncUsageError it throws (a bad `--to` or `--resources`) is a usage error (exit 2). */
+export function syncUsage<T>(read: () => T): T {
   try {
-    return openSink(to);
+    return read();
   } catch (error) {
     if (error instanceof SyncUsageError) throw new CliError(error.message, EXIT.usage);
     throw error;
   }
+}
+
+/** The sink at `--to`; a URL it cannot open is a usage error (exit 2). */
+export function openMirror(to: string): Sink {
+  return syncUsage(() => openSink(to));
+}
+
+/** `use` of the sink at `--to`, closed after it whatever happens. */
+export async function withMirror<T>(to: string, use: (sink: Sink) => Promise<T>): Promise<T> {
+  const sink = openMirror(to);
+  try {
+    return await use(sink);
+  } finally {
+    await sink.close();
+  }
+}
+
+/** The action of a `vsf sync` subcommand: `run` with its options, as `subcommandOptions` reads them, and the global ones. */
+export function subcommandAction<T>(run: (o: T, globals: GlobalOptions) => Promise<void>) {
+  return (_flags: T, command: Command): Promise<void> =>
+    run(subcommandOptions<T>(command), command.optsWithGlobals<GlobalOptions>());
 }
 
 /**

@@ -45,6 +45,16 @@ export function forbiddenWarning(result: RunOutcome): string | undefined {
   return `this key may not read ${forbidden.length} of ${result.resources.length} resources${lacks}: skipped ${forbidden.map((r) => r.resource).join(', ')}; ${fix}`;
 }
 
+/**
+ * On stderr: why a run stopped early (even with `--json`: cron mails stderr), and the resources the key may
+ * not read, a note rather than an error, which `--quiet` (cron) drops: the summary still lists them as forbidden.
+ */
+export function warnStopped(result: RunOutcome, options: { quiet?: boolean }): void {
+  if (result.error) process.stderr.write(`vsf: ${result.error}\n`);
+  const forbidden = forbiddenWarning(result);
+  if (forbidden && !options.quiet) process.stderr.write(`vsf: ${forbidden}\n`);
+}
+
 /** The `error` of a run's `--json` summary when it exits non-zero: the shape every `--json` failure has. */
 export function runError(result: RunOutcome, exitCode: number): ErrorDocument['error'] | undefined {
   if (exitCode === EXIT.ok) return undefined;
