@@ -8,12 +8,45 @@ import { SpecOnlyServer } from '../test/support/spec-only-server.js';
 import { sync } from './engine.js';
 import { type ResourceSpec, selectResources } from './resources.js';
 import { openSink } from './sinks/open-sink.js';
-import type { Checkpoint } from './sinks/sink.js';
+import type { Checkpoint, Sink } from './sinks/sink.js';
 import type { PageSource } from './source.js';
 
 const locations = selectResources(['locations'])[0] as ResourceSpec;
 const newSink = () => openSink(`sqlite:${join(mkdtempSync(join(tmpdir(), 'vsf-engine-')), 'm.db')}`);
 const sorted = (rs: Record<string, unknown>[]) => [...rs].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+
+/** A server holding `count` locations, `id-0000` up. */
+function serverWith(count: number): SpecOnlyServer {
+  const server = new SpecOnlyServer();
+  for (let i = 0; i < count; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+  return server;
+}
+
+/**
+ * A run over 650 locations that fails at page `failPage`, and `resume`: the next run, with the page back.
+ */
+async function interruptedRun(failPage: number) {
+  const server = serverWith(650);
+  let failing: number | undefined = failPage;
+  const source: PageSource = {
+    async fetchPage(resource, request) {
+      if (request.page === failing) throw new Error(`page ${request.page} is unavailable`);
+      return server.fetchPage(resource, request);
+    },
+  };
+  const sink = newSink();
+  const failed = await sync({ source, sink, resources: ['locations'] });
+  const resume = () => {
+    failing = undefined;
+    return sync({ source, sink, resources: ['locations'] });
+  };
+  return { server, sink, failed, resume };
+}
+
+/** The mirror holds exactly the server's locations. */
+async function expectMirrorOf(server: SpecOnlyServer, sink: Sink): Promise<void> {
+  expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+}
 
 afterEach(() => vi.useRealTimers());
 
@@ -23,21 +56,19 @@ describe('sync engine against a spec-only server', () => {
     ['hours behind', -5 * 3600_000],
   ])('misses nothing when the client clock is %s of the server', async (_label, skew) => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + skew });
-    const server = new SpecOnlyServer();
-    for (let i = 0; i < 450; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+    const server = serverWith(450);
     const sink = newSink();
     await sync({ source: server, sink, resources: ['locations'] });
     server.put('id-0007', { name: 'changed' });
     server.put('id-9999');
     const second = await sync({ source: server, sink, resources: ['locations'] });
     expect(second.resources[0]?.mode).toBe('incremental');
-    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await expectMirrorOf(server, sink);
     await sink.close();
   });
 
   it('redoes a run whose total shrank (a hard delete) instead of advancing the watermark', async () => {
-    const server = new SpecOnlyServer();
-    for (let i = 0; i < 450; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+    const server = serverWith(450);
     let deleted = false;
     server.beforePage = (request) => {
       if (request.page === 2 && !deleted) {
@@ -49,7 +80,7 @@ describe('sync engine against a spec-only server', () => {
     const sink = newSink();
     const result = await sync({ source: server, sink, resources: ['locations'], prune: true });
     expect(result.resources[0]).toMatchObject({ status: 'completed', total: 449 });
-    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await expectMirrorOf(server, sink);
     await sink.close();
   });
 
@@ -59,8 +90,7 @@ describe('sync engine against a spec-only server', () => {
   ])(
     'with %i page request(s) in flight, fetches ahead while writing, still applying pages in order',
     async (pagesInFlight, expected) => {
-      const server = new SpecOnlyServer();
-      for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
+      const server = serverWith(650);
       const events: string[] = [];
       const source: PageSource = {
         async fetchPage(resource, request) {
@@ -78,51 +108,30 @@ describe('sync engine against a spec-only server', () => {
       const result = await sync({ source, sink, resources: ['locations'], pagesInFlight });
       expect(result.resources[0]).toMatchObject({ status: 'completed', pages: 4, upserted: 650 });
       expect(events).toEqual(expected);
-      expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+      await expectMirrorOf(server, sink);
       await sink.close();
     },
   );
 
   it('resumes at the page after the last one written when a prefetched page fails', async () => {
-    const server = new SpecOnlyServer();
-    for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
-    let failPage: number | undefined = 3;
-    const source: PageSource = {
-      async fetchPage(resource, request) {
-        if (request.page === failPage) throw new Error(`page ${request.page} is unavailable`);
-        return server.fetchPage(resource, request);
-      },
-    };
-    const sink = newSink();
-    const failed = await sync({ source, sink, resources: ['locations'] });
+    const { server, sink, failed, resume } = await interruptedRun(3);
     expect(failed.resources[0]).toMatchObject({ status: 'failed', error: 'page 3 is unavailable', pages: 2 });
     expect((await sink.getState(locations)).checkpoint).toMatchObject({ nextPage: 3 });
-    failPage = undefined;
-    const resumed = await sync({ source, sink, resources: ['locations'] });
+    const resumed = await resume();
     // Pages 3 and 4 of the interrupted run, then one page of catch-up since its start.
     expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true, pages: 3 });
-    expect(await sink.readAll(locations)).toEqual(sorted([...server.records.values()]));
+    await expectMirrorOf(server, sink);
     await sink.close();
   });
 
   it('catches up after a resumed run on what changed while it was interrupted', async () => {
-    const server = new SpecOnlyServer();
-    for (let i = 0; i < 650; i++) server.put(`id-${String(i).padStart(4, '0')}`);
-    let failPage: number | undefined = 2;
-    const source: PageSource = {
-      async fetchPage(resource, request) {
-        if (request.page === failPage) throw new Error(`page ${request.page} is unavailable`);
-        return server.fetchPage(resource, request);
-      },
-    };
-    const sink = newSink();
-    expect((await sync({ source, sink, resources: ['locations'] })).resources[0]?.status).toBe('failed');
+    const { server, sink, failed, resume } = await interruptedRun(2);
+    expect(failed.resources[0]?.status).toBe('failed');
     // The oldest record (last page) changes while the run is down: it moves to page 1, which the
     // resumed run has already read.
     server.tick(5 * 60_000);
     server.put('id-0000', { name: 'moved to page 1' });
-    failPage = undefined;
-    const resumed = await sync({ source, sink, resources: ['locations'] });
+    const resumed = await resume();
     expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true });
     const mirrored = await sink.readAll(locations);
     expect(mirrored.find((r) => r.id === 'id-0000')?.name).toBe('moved to page 1');
