@@ -1,4 +1,5 @@
 import type { CalendarEntry, EndpointQuery, getMarketingCalendar } from '@vsf/contract';
+import type { Knex } from 'knex';
 import type { AuthContext } from './auth-service.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -20,13 +21,19 @@ export class MarketingCalendarService {
     return entries.sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
   }
 
+  /** The team's rows of `table` (as `alias`) placed in [from, to) by `at`, a column (`db.ref`) or an expression. */
+  private placedIn(table: string, alias: string, at: Knex.Raw, teamId: string, from: Date, to: Date) {
+    return this.deps
+      .db(`${table} as ${alias}`)
+      .where(`${alias}.team_id`, teamId)
+      .where(at, '>=', from)
+      .where(at, '<', to);
+  }
+
   private async contentSteps(teamId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
-    const rows = (await this.deps
-      .db('campaign_content_steps as s')
+    const at = this.deps.db.ref('s.scheduled_at');
+    const rows = (await this.placedIn('campaign_content_steps', 's', at, teamId, from, to)
       .leftJoin('campaign_sends as send', 'send.content_step_id', 's.id')
-      .where('s.team_id', teamId)
-      .where('s.scheduled_at', '>=', from)
-      .where('s.scheduled_at', '<', to)
       .select('s.id', 's.name', 's.scheduled_at', 's.campaign_id', 'send.id as send_id')) as Record<string, unknown>[];
     return rows.map((r) => ({
       kind: 'content_step',
@@ -42,12 +49,9 @@ export class MarketingCalendarService {
   /** A post is placed at its publication time, or its scheduled time until published. */
   private async socialPosts(teamId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
     const at = this.deps.db.raw('coalesce(p.published_at, p.scheduled_at)');
-    const rows = (await this.deps
-      .db('social_posts as p')
-      .where('p.team_id', teamId)
-      .where(at, '>=', from)
-      .where(at, '<', to)
-      .select('p.id', 'p.body', 'p.status', { at })) as Record<string, unknown>[];
+    const rows = (await this.placedIn('social_posts', 'p', at, teamId, from, to).select('p.id', 'p.body', 'p.status', {
+      at,
+    })) as Record<string, unknown>[];
     return rows.map((r) => ({
       kind: 'social_post',
       id: String(r.id),
@@ -61,12 +65,14 @@ export class MarketingCalendarService {
 
   /** Like everything on the calendar, an event is placed at its start. */
   private async socialEvents(teamId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
-    const rows = (await this.deps
-      .db('social_events as e')
-      .where('e.team_id', teamId)
-      .where('e.starts_at', '>=', from)
-      .where('e.starts_at', '<', to)
-      .select('e.id', 'e.name', 'e.status', 'e.starts_at', 'e.ends_at')) as Record<string, unknown>[];
+    const at = this.deps.db.ref('e.starts_at');
+    const rows = (await this.placedIn('social_events', 'e', at, teamId, from, to).select(
+      'e.id',
+      'e.name',
+      'e.status',
+      'e.starts_at',
+      'e.ends_at',
+    )) as Record<string, unknown>[];
     return rows.map((r) => ({
       kind: 'social_event',
       id: String(r.id),
