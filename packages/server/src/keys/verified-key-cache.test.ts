@@ -26,6 +26,17 @@ function cacheWithClock(maxEntries = 3, ttlMs = 1_000) {
 
 const token = (grantId: string, teamId = 'team-a') => ({ grantId, teamId, lastUsedAt: null, scopes: ['read:cars'] });
 
+/** Checks which keys (by prefix) and tokens (by hash) the cache holds (true) or has dropped (false). */
+function expectHeld(
+  cache: VerifiedKeyCache,
+  { keys = {}, tokens = {} }: { keys?: Record<string, boolean>; tokens?: Record<string, boolean> },
+) {
+  for (const [prefix, held] of Object.entries(keys))
+    expect(cache.get(prefix) !== undefined, `key ${prefix}`).toBe(held);
+  for (const [hash, held] of Object.entries(tokens))
+    expect(cache.getToken(hash) !== undefined, `token ${hash}`).toBe(held);
+}
+
 describe('VerifiedKeyCache', () => {
   it('holds access tokens beside keys, and drops them by grant, by team, or on an unknown message', () => {
     const { cache } = cacheWithClock(10);
@@ -39,12 +50,9 @@ describe('VerifiedKeyCache', () => {
     expect(cache.getToken('a')).toBeUndefined();
 
     cache.applyMessage('grant:g1');
-    expect(cache.getToken('h1')).toBeUndefined();
-    expect(cache.getToken('h2')).toBeDefined();
+    expectHeld(cache, { tokens: { h1: false, h2: true } });
     cache.applyMessage('team:team-a');
-    expect(cache.getToken('h2')).toBeUndefined();
-    expect(cache.get('a')).toBeUndefined();
-    expect(cache.getToken('h3')).toBeDefined();
+    expectHeld(cache, { keys: { a: false }, tokens: { h2: false, h3: true } });
     cache.applyMessage('something new');
     expect(cache.size).toBe(0);
   });
@@ -95,12 +103,9 @@ describe('VerifiedKeyCache', () => {
       cache.set(p, entry(p, t), cache.snapshot());
     }
     cache.applyMessage('key:c');
-    expect(cache.get('c')).toBeUndefined();
-    expect(cache.get('d')).toBeDefined();
+    expectHeld(cache, { keys: { c: false, d: true } });
     cache.applyMessage('team:team-a');
-    expect(cache.get('a')).toBeUndefined();
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('d')).toBeDefined();
+    expectHeld(cache, { keys: { a: false, b: false, d: true } });
     cache.applyMessage('something new');
     expect(cache.size).toBe(0);
   });
