@@ -38,6 +38,13 @@ const apiError = (
   headers: Record<string, string> = {},
 ) => HttpResponse.json({ error, code, details }, { status, headers: { 'x-request-id': 'req-1', ...headers } });
 
+/** `GET /cars/:id` answered by `respond`, told the call's number (1 up) and the id; returns how many calls came. */
+function serveCar(respond: (call: number, id: string) => Response | Promise<Response>): () => number {
+  let calls = 0;
+  server.use(http.get(`${BASE}/cars/:id`, ({ params }) => respond(++calls, String(params.id))));
+  return () => calls;
+}
+
 describe('construction', () => {
   it('fails at construction, not at the first request, when no key is configured', () => {
     vi.stubEnv('VSF_API_KEY', '');
@@ -219,40 +226,24 @@ describe('errors', () => {
 
 describe('retries', () => {
   it.each([500, 502, 503, 408, 429])('retries %i up to maxRetries (default 2) then throws', async (status) => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, () => {
-        calls++;
-        return apiError(status, 'nope', 'x', null, { 'retry-after': '0' });
-      }),
-    );
+    const calls = serveCar(() => apiError(status, 'nope', 'x', null, { 'retry-after': '0' }));
     await expect(client().cars.get('x')).rejects.toBeInstanceOf(VsfError);
-    expect(calls).toBe(3);
+    expect(calls()).toBe(3);
   });
 
   it.each([400, 401, 403, 404])('never retries %i', async (status) => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, () => {
-        calls++;
-        return apiError(status, 'nope', 'x');
-      }),
-    );
+    const calls = serveCar(() => apiError(status, 'nope', 'x'));
     await expect(client({ maxRetries: 5 }).cars.get('x')).rejects.toBeInstanceOf(VsfError);
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 
   it('leaves no abort listener behind on a long-lived signal once a retry has slept', async () => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, ({ params }) => {
-        calls += 1;
-        // Every first attempt fails, so every call sleeps once before its retry.
-        return calls % 2 === 1
-          ? apiError(503, 'down', 'internal_error', null, { 'retry-after': '0' })
-          : HttpResponse.json({ data: car(String(params.id)) });
-      }),
-    );
+    const calls = serveCar((call, id) => {
+      // Every first attempt fails, so every call sleeps once before its retry.
+      return call % 2 === 1
+        ? apiError(503, 'down', 'internal_error', null, { 'retry-after': '0' })
+        : HttpResponse.json({ data: car(id) });
+    });
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
@@ -264,7 +255,7 @@ describe('retries', () => {
     } finally {
       process.off('warning', onWarning);
     }
-    expect(calls).toBe(30);
+    expect(calls()).toBe(30);
     expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
@@ -314,29 +305,19 @@ describe('retries', () => {
   });
 
   it('does not retry at all with maxRetries: 0', async () => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, () => {
-        calls++;
-        return apiError(503, 'down', 'internal_error');
-      }),
-    );
+    const calls = serveCar(() => apiError(503, 'down', 'internal_error'));
     await expect(client({ maxRetries: 0 }).cars.get('x')).rejects.toBeInstanceOf(InternalServerError);
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 
   it('succeeds after transient failures and connection resets', async () => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, ({ params }) => {
-        calls++;
-        if (calls === 1) return HttpResponse.error();
-        if (calls === 2) return apiError(502, 'bad gateway', 'internal_error', null, { 'retry-after': '0' });
-        return HttpResponse.json({ data: car(String(params.id)) });
-      }),
-    );
+    const calls = serveCar((call, id) => {
+      if (call === 1) return HttpResponse.error();
+      if (call === 2) return apiError(502, 'bad gateway', 'internal_error', null, { 'retry-after': '0' });
+      return HttpResponse.json({ data: car(id) });
+    });
     expect(await client().cars.get('ok')).toMatchObject({ id: 'ok' });
-    expect(calls).toBe(3);
+    expect(calls()).toBe(3);
   });
 
   it('waits what Retry-After says (seconds or an HTTP date) before retrying', async () => {
@@ -348,19 +329,15 @@ describe('retries', () => {
       if (ms && ms > 100 && !timeout) sleeps.push(ms);
       return realSetTimeout(fn, ms && !timeout ? 0 : ms);
     }) as typeof setTimeout);
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, () => {
-        calls++;
-        if (calls === 1) return apiError(429, 'slow', 'rate_limited', null, { 'retry-after': '3' });
-        if (calls === 2) {
-          return apiError(503, 'down', 'internal_error', null, {
-            'retry-after': new Date(Date.now() + 5000).toUTCString(),
-          });
-        }
-        return HttpResponse.json({ data: car('x') });
-      }),
-    );
+    const calls = serveCar((call) => {
+      if (call === 1) return apiError(429, 'slow', 'rate_limited', null, { 'retry-after': '3' });
+      if (call === 2) {
+        return apiError(503, 'down', 'internal_error', null, {
+          'retry-after': new Date(Date.now() + 5000).toUTCString(),
+        });
+      }
+      return HttpResponse.json({ data: car('x') });
+    });
     await client().cars.get('x');
     vi.restoreAllMocks();
     expect(sleeps[0]).toBe(3000);
@@ -369,15 +346,9 @@ describe('retries', () => {
   });
 
   it('gives up at once when Retry-After asks for more than a minute', async () => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, () => {
-        calls++;
-        return apiError(429, 'slow', 'rate_limited', null, { 'retry-after': '120' });
-      }),
-    );
+    const calls = serveCar(() => apiError(429, 'slow', 'rate_limited', null, { 'retry-after': '120' }));
     await expect(client().cars.get('x')).rejects.toBeInstanceOf(RateLimitError);
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 
   it('retries a 409 only when the same idempotency key is still in flight', async () => {
@@ -444,19 +415,15 @@ describe('idempotency keys', () => {
 
 describe('timeouts', () => {
   it('times out a slow response and retries it', async () => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, async () => {
-        calls++;
-        await new Promise((r) => setTimeout(r, 500));
-        return HttpResponse.json({ data: car('x') });
-      }),
-    );
+    const calls = serveCar(async () => {
+      await new Promise((r) => setTimeout(r, 500));
+      return HttpResponse.json({ data: car('x') });
+    });
     const error = await client({ timeout: 50, maxRetries: 1 })
       .cars.get('x')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
   });
 
   it('counts reading a slow body against the timeout', async () => {
@@ -480,19 +447,15 @@ describe('timeouts', () => {
   });
 
   it('stops when the caller aborts, without retrying', async () => {
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, async () => {
-        calls++;
-        await new Promise((r) => setTimeout(r, 300));
-        return HttpResponse.json({ data: car('x') });
-      }),
-    );
+    const calls = serveCar(async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return HttpResponse.json({ data: car('x') });
+    });
     const controller = new AbortController();
     const pending = client().cars.get('x', { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('user cancelled')), 20);
     await expect(pending).rejects.toThrow('user cancelled');
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 });
 
@@ -549,15 +512,12 @@ describe('logging', () => {
     const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
     const push = (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields });
     const logger: Logger = { debug: push, info: push, warn: push, error: push };
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, () =>
-        ++calls < 2
-          ? apiError(503, 'busy', 'internal_error', null, { 'retry-after': '0', 'x-request-id': 'req-503' })
-          : HttpResponse.json({ data: car('x') }, { headers: { 'x-request-id': 'req-200' } }),
-      ),
-      http.get(`${BASE}/cars`, () => apiError(400, 'Validation failed', 'validation_error')),
+    serveCar((call) =>
+      call < 2
+        ? apiError(503, 'busy', 'internal_error', null, { 'retry-after': '0', 'x-request-id': 'req-503' })
+        : HttpResponse.json({ data: car('x') }, { headers: { 'x-request-id': 'req-200' } }),
     );
+    server.use(http.get(`${BASE}/cars`, () => apiError(400, 'Validation failed', 'validation_error')));
     await client({ logLevel: 'debug', logger }).cars.get('x');
     expect(lines.map((l) => l.message)).toEqual([
       `GET ${BASE}/cars/x`,
@@ -586,13 +546,10 @@ describe('logging', () => {
       warn: (m, f) => lines.push(m + JSON.stringify(f)),
       error: (m, f) => lines.push(m + JSON.stringify(f)),
     };
-    let calls = 0;
-    server.use(
-      http.get(`${BASE}/cars/:id`, () =>
-        ++calls < 2
-          ? apiError(503, `echo ${KEY}`, 'internal_error', null, { 'retry-after': '0' })
-          : HttpResponse.json({ data: car('x') }),
-      ),
+    serveCar((call) =>
+      call < 2
+        ? apiError(503, `echo ${KEY}`, 'internal_error', null, { 'retry-after': '0' })
+        : HttpResponse.json({ data: car('x') }),
     );
     await client({ logLevel: 'debug', logger }).cars.get('x');
     expect(lines.length).toBeGreaterThan(1);
