@@ -4,6 +4,17 @@ import { type FetchedResponse, fetchPublicImage, type PublicFetchDeps } from './
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
+/** An answer with `status`, `location` and `body`; `destroy` does nothing unless a test watches it. */
+function answer(status: number, location: string | undefined, body: AsyncIterable<Uint8Array>, destroy = () => {}) {
+  return { status, location, body, destroy };
+}
+
+/** Every host resolves to one public address; `get` answers every request. */
+const onePublicAddress = (get: PublicFetchDeps['get']): PublicFetchDeps => ({
+  resolve: async () => ['93.184.216.34'],
+  get,
+});
+
 /** A fake network: DNS answers from a table, and each URL answers from a table. */
 function network(
   dns: Record<string, string[]>,
@@ -15,14 +26,13 @@ function network(
     get: async (url, address) => {
       connections.push({ url: url.href, address });
       const page = pages[url.href] ?? { status: 404 };
-      return {
-        status: page.status ?? 200,
-        location: page.location,
-        body: (async function* () {
+      return answer(
+        page.status ?? 200,
+        page.location,
+        (async function* () {
           for (const c of page.chunks ?? [PNG]) yield c;
         })(),
-        destroy: () => {},
-      };
+      );
     },
   };
   return { deps, connections };
@@ -43,40 +53,50 @@ describe('fetchPublicImage', () => {
     expect(connections).toEqual([{ url: 'https://img.example/a.png', address: '93.184.216.34' }]);
   });
 
-  it.each([
-    ['http://img.example/a.png', /Only https/],
-    ['https://user:pw@img.example/a.png', /credentials/],
-    ['https://127.0.0.1/a.png', /non-public/],
-    ['https://[::1]/a.png', /non-public/],
-    ['https://[::ffff:169.254.169.254]/latest/meta-data', /non-public/],
-    ['https://169.254.169.254/latest/meta-data', /non-public/],
-    ['https://internal.example/a.png', /non-public/],
-    ['https://mixed.example/a.png', /non-public/],
-    ['https://nowhere.example/a.png', /Cannot resolve/],
-    // The URL parser turns these into ::7f00:1, 127.0.0.1 and ::a9fe:a9fe before the check sees them.
-    ['https://[::127.0.0.1]/a.png', /non-public/],
-    ['https://2130706433/a.png', /non-public/],
-    ['https://0x7f.1/a.png', /non-public/],
-    ['https://[::169.254.169.254]/latest/meta-data', /non-public/],
-    ['https://[64:ff9b::a9fe:a9fe]/latest/meta-data', /non-public/],
-    ['https://[2002:a9fe:a9fe::1]/a.png', /non-public/],
-    ['https://compat.example/a.png', /non-public/],
-    ['https://nat64.example/a.png', /non-public/],
-  ])('refuses %s without connecting', async (url, message) => {
-    const { deps, connections } = network(
-      {
-        'internal.example': ['10.0.0.5'],
-        'mixed.example': ['93.184.216.34', '192.168.0.10'],
-        'compat.example': ['::7f00:1'],
-        'nat64.example': ['2606:4700::1', '64:ff9b::a00:1'],
-      },
-      {},
-    );
-    const error = await refusal(fetchPublicImage(url, opts(deps)));
-    expect(error.status).toBe(400);
-    expect(JSON.stringify(error.details)).toMatch(message);
-    expect(connections).toEqual([]);
-  });
+  // Each refusal's message, and the URLs refused with it.
+  const refused: [RegExp, string[]][] = [
+    [/Only https/, ['http://img.example/a.png']],
+    [/credentials/, ['https://user:pw@img.example/a.png']],
+    [/Cannot resolve/, ['https://nowhere.example/a.png']],
+    [
+      /non-public/,
+      [
+        'https://127.0.0.1/a.png',
+        'https://[::1]/a.png',
+        'https://[::ffff:169.254.169.254]/latest/meta-data',
+        'https://169.254.169.254/latest/meta-data',
+        'https://internal.example/a.png',
+        'https://mixed.example/a.png',
+        // The URL parser turns these into ::7f00:1, 127.0.0.1 and ::a9fe:a9fe before the check sees them.
+        'https://[::127.0.0.1]/a.png',
+        'https://2130706433/a.png',
+        'https://0x7f.1/a.png',
+        'https://[::169.254.169.254]/latest/meta-data',
+        'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+        'https://[2002:a9fe:a9fe::1]/a.png',
+        'https://compat.example/a.png',
+        'https://nat64.example/a.png',
+      ],
+    ],
+  ];
+  it.each(refused.flatMap(([message, urls]) => urls.map((url) => [url, message] as const)))(
+    'refuses %s without connecting',
+    async (url, message) => {
+      const { deps, connections } = network(
+        {
+          'internal.example': ['10.0.0.5'],
+          'mixed.example': ['93.184.216.34', '192.168.0.10'],
+          'compat.example': ['::7f00:1'],
+          'nat64.example': ['2606:4700::1', '64:ff9b::a00:1'],
+        },
+        {},
+      );
+      const error = await refusal(fetchPublicImage(url, opts(deps)));
+      expect(error.status).toBe(400);
+      expect(JSON.stringify(error.details)).toMatch(message);
+      expect(connections).toEqual([]);
+    },
+  );
 
   it.each([
     ['connect EHOSTUNREACH ::7f00:1:3699', 'EHOSTUNREACH'],
@@ -84,12 +104,9 @@ describe('fetchPublicImage', () => {
     ["Hostname/IP does not match certificate's altnames: IP: 10.0.0.7", 'ERR_TLS_CERT_ALTNAME_INVALID'],
     ['write EPROTO 40E8A1B2:error:0A00010B:SSL routines:ssl3_get_record:wrong version number', 'EPROTO'],
   ])('answers a network failure with a fixed message and reason, never the raw error: %s', async (raw, code) => {
-    const deps: PublicFetchDeps = {
-      resolve: async () => ['93.184.216.34'],
-      get: async () => {
-        throw Object.assign(new Error(raw), { code });
-      },
-    };
+    const deps = onePublicAddress(async () => {
+      throw Object.assign(new Error(raw), { code });
+    });
     const error = await refusal(fetchPublicImage('https://img.example/a.png', opts(deps)));
     expect(error.status).toBe(400);
     expect(error.message).toBe('Could not fetch sourceUrl');
@@ -142,13 +159,12 @@ describe('fetchPublicImage', () => {
   });
 
   it('gives up on a source that answers too slowly', async () => {
-    const deps: PublicFetchDeps = {
-      resolve: async () => ['93.184.216.34'],
-      get: (_url, _address, signal) =>
+    const deps = onePublicAddress(
+      (_url, _address, signal) =>
         new Promise((_, reject) =>
           signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
         ),
-    };
+    );
     const error = await refusal(fetchPublicImage('https://slow.example/a', { maxBytes: 10, deps, timeoutMs: 50 }));
     expect(JSON.stringify(error.details)).toMatch(/longer than 0.05 s/);
   });
@@ -156,12 +172,11 @@ describe('fetchPublicImage', () => {
   // Headers come at once, then a byte every 20 ms: under the size cap, so only the time limit stops it.
   const drip = (honoursAbort: boolean) => {
     const read = { chunks: 0, destroyed: false };
-    const deps: PublicFetchDeps = {
-      resolve: async () => ['93.184.216.34'],
-      get: async (_url, _address, signal) => ({
-        status: 200,
-        location: undefined,
-        body: (async function* () {
+    const deps = onePublicAddress(async (_url, _address, signal) =>
+      answer(
+        200,
+        undefined,
+        (async function* () {
           yield PNG.subarray(0, 8);
           for (let i = 0; i < 100 && !read.destroyed; i++) {
             await new Promise((resolve) => setTimeout(resolve, 20));
@@ -171,11 +186,11 @@ describe('fetchPublicImage', () => {
             yield new Uint8Array([i]);
           }
         })(),
-        destroy: () => {
+        () => {
           read.destroyed = true;
         },
-      }),
-    };
+      ),
+    );
     return { deps, read };
   };
 
@@ -192,18 +207,16 @@ describe('fetchPublicImage', () => {
   });
 
   it('cuts off a source that sends headers, then nothing, and ignores the abort', async () => {
-    const deps: PublicFetchDeps = {
-      resolve: async () => ['93.184.216.34'],
-      get: async () => ({
-        status: 200,
-        location: undefined,
-        body: (async function* () {
+    const deps = onePublicAddress(async () =>
+      answer(
+        200,
+        undefined,
+        (async function* () {
           yield PNG.subarray(0, 8);
           await new Promise(() => {});
         })(),
-        destroy: () => {},
-      }),
-    };
+      ),
+    );
     const error = await refusal(fetchPublicImage('https://stall.example/a', { maxBytes: 1024, deps, timeoutMs: 50 }));
     expect(JSON.stringify(error.details)).toMatch(/longer than 0.05 s/);
   });
