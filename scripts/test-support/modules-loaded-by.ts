@@ -8,8 +8,19 @@ import { afterAll, expect } from 'vitest';
 const scratch = mkdtempSync(join(tmpdir(), 'vsf-modules-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Every module URL a fresh Node resolves while running `script` in `packageDir`, through a module hook. */
-export function modulesLoadedBy(packageDir: string, script: string): string[] {
+/** A module of zod. */
+export const isZod = (url: string): boolean => /[/@]zod[@/]/.test(url);
+
+/** A module of the contract, from its sources or its package. */
+export const isContract = (url: string): boolean =>
+  url.includes('/packages/contract/') || url.includes('/@vsf/contract/');
+
+/**
+ * Every module URL a fresh Node resolves while running `script` in the package of the test at `testUrl` (its
+ * `import.meta.url`, in the package's `test/`), through a module hook.
+ */
+export function modulesLoadedBy(testUrl: string, script: string): string[] {
+  const packageDir = new URL('..', testUrl).pathname;
   const log = join(scratch, `modules-${Math.random().toString(36).slice(2)}.log`);
   const hooks = join(scratch, 'hooks.mjs');
   writeFileSync(
