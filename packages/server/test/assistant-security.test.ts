@@ -20,15 +20,31 @@ async function memberOf(scopes: string[], teamId?: string): Promise<Member & { t
   return { ...member, teamId: team, id: ((await res.json()) as { data: { id: string } }).data.id };
 }
 
+/** A new member's authorization code for a client (a newly registered one unless `clientId` names one), not yet exchanged. */
+async function issuedCode(
+  scopes: string[],
+  options: { scope?: string; tick?: (s: string[]) => string[]; clientId?: string } = {},
+) {
+  const { clientId: registered, ...signIn } = options;
+  const member = await memberOf(scopes);
+  const clientId = registered ?? (await flow.register());
+  const { verifier, challenge } = pkcePair();
+  const { code } = await flow.code(clientId, member, challenge, signIn);
+  return { member, clientId, code, verifier };
+}
+
 /** A member signed in through the whole flow: the client id, the verifier and the tokens. */
 async function signedIn(scopes: string[], options: { scope?: string; tick?: (s: string[]) => string[] } = {}) {
-  const member = await memberOf(scopes);
-  const clientId = await flow.register();
-  const { verifier, challenge } = pkcePair();
-  const { code } = await flow.code(clientId, member, challenge, options);
-  const tokens = await flow.tokens(clientId, code, verifier);
+  const issued = await issuedCode(scopes, options);
+  const tokens = await flow.tokens(issued.clientId, issued.code, issued.verifier);
   expect(tokens.status).toBe(200);
-  return { member, clientId, code, verifier, tokens: tokens.body };
+  return { ...issued, tokens: tokens.body };
+}
+
+/** A revoked grant's tokens: the access token is refused at /mcp, the refresh token at /token. */
+async function expectGrantRevoked(clientId: string, tokens: Record<string, unknown>) {
+  expect((await flow.mcp(tokens.access_token as string, listTools)).status).toBe(401);
+  expect((await flow.refresh(clientId, tokens.refresh_token as string)).status).toBe(400);
 }
 
 const toolNames = async (token: string) => {
@@ -51,10 +67,7 @@ describe('assistant connector security', () => {
   });
 
   it('refuses a wrong code verifier', async () => {
-    const member = await memberOf(['read:cars']);
-    const clientId = await flow.register();
-    const { challenge } = pkcePair();
-    const { code } = await flow.code(clientId, member, challenge);
+    const { clientId, code } = await issuedCode(['read:cars']);
     const res = await flow.tokens(clientId, code, pkcePair().verifier);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
@@ -93,16 +106,11 @@ describe('assistant connector security', () => {
     const second = await flow.tokens(clientId, code, verifier);
     expect(second.status).toBe(400);
     expect(second.body.error).toBe('invalid_grant');
-    expect((await flow.mcp(tokens.access_token, listTools)).status).toBe(401);
-    const refreshed = await flow.refresh(clientId, tokens.refresh_token as string);
-    expect(refreshed.status).toBe(400);
+    await expectGrantRevoked(clientId, tokens);
   });
 
   it('refuses an expired code', async () => {
-    const member = await memberOf(['read:cars']);
-    const clientId = await flow.register();
-    const { verifier, challenge } = pkcePair();
-    const { code } = await flow.code(clientId, member, challenge);
+    const { clientId, code, verifier } = await issuedCode(['read:cars']);
     await server.db('oauth_codes').update({ expires_at: new Date(Date.now() - 1000) });
     const res = await flow.tokens(clientId, code, verifier);
     expect(res.status).toBe(400);
@@ -116,9 +124,7 @@ describe('assistant connector security', () => {
       { redirect: 'manual' },
     );
     expect(new URL(res.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_target');
-    const member = await memberOf(['read:cars']);
-    const { verifier, challenge } = pkcePair();
-    const { code } = await flow.code(clientId, member, challenge);
+    const { code, verifier } = await issuedCode(['read:cars'], { clientId });
     const exchange = await flow.token({
       grant_type: 'authorization_code',
       client_id: clientId,
@@ -139,9 +145,7 @@ describe('assistant connector security', () => {
     expect(await toolNames(rotated.access_token as string)).toContain('list_cars');
     const reuse = await flow.refresh(clientId, tokens.refresh_token as string);
     expect(reuse.status).toBe(400);
-    expect((await flow.mcp(rotated.access_token, listTools)).status).toBe(401);
-    const next = await flow.refresh(clientId, rotated.refresh_token as string);
-    expect(next.status).toBe(400);
+    await expectGrantRevoked(clientId, rotated);
   });
 
   it('refuses sign-in and consent forms without their CSRF token or cookie', async () => {
