@@ -1,3 +1,4 @@
+import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { field, fieldTable } from './field-table.js';
 import * as contract from './index.js';
@@ -53,6 +54,16 @@ describe('fieldTable', () => {
     expect(Object.keys(box.filters)).toEqual(['locationId']);
     expect(box.references).toEqual(['locationId']);
     expect(box.referenceTargets).toEqual({ locationId: 'locations' });
+  });
+
+  it('leaves a named component as it is: a field’s doc and filter text do not rewrite it everywhere', () => {
+    const Named = z.enum(['a', 'b']).openapi('KeptForTheTest', { description: 'The component’s own words' });
+    const table = fieldTable('V1Kept', { kind: field(Named, { doc: 'A field’s words', filter: 'Only this kind' }) });
+    const document = z.toJSONSchema(z.object({ shape: table.record, filter: z.object(table.filters) }), {
+      unrepresentable: 'any',
+    });
+    expect(JSON.stringify(document)).not.toContain('A field’s words');
+    expect(getOpenApiMetadata(Named)?.description).toBe('The component’s own words');
   });
 
   it('refuses a nullable named component, which OpenAPI could not say', () => {

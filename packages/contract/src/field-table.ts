@@ -109,7 +109,8 @@ function described({ type, options }: Field): z.ZodType {
     ...(options.example !== undefined ? { example: options.example } : {}),
     ...(options.default !== undefined ? { default: options.default } : {}),
   };
-  return Object.keys(meta).length > 0 ? base.openapi(meta) : base;
+  // A named component keeps its own description: metadata here would rewrite the component everywhere.
+  return Object.keys(meta).length > 0 && !getRefId(type) ? base.openapi(meta) : base;
 }
 
 function recordType(f: Field): z.ZodType {
@@ -126,7 +127,8 @@ function createType(f: Field): z.ZodType {
 /** A query string holds text: a boolean filter is read as `true`/`false`, and `?vin=` (empty) is refused. */
 function filterType({ type, options }: Field): z.ZodType {
   const base = type instanceof z.ZodBoolean ? QueryBoolean : type instanceof z.ZodString ? type.min(1) : type;
-  return base.optional().openapi({ description: options.filter as string });
+  // A named component (an enum) is referred to as it is: a description beside it would make it `X & unknown`.
+  return getRefId(type) ? base.optional() : base.optional().openapi({ description: options.filter as string });
 }
 
 function shapeOf(fields: Fields, keep: (f: Field) => boolean, as: (f: Field) => z.ZodType) {

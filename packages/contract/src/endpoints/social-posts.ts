@@ -1,5 +1,5 @@
 import { defineResource } from '../define-resource.js';
-import { QueryBoolean, TimestampWithOffset } from '../schemas/common.js';
+import { TimestampWithOffset } from '../schemas/common.js';
 import * as socialPost from '../schemas/social-post.js';
 import { z } from '../zod.js';
 import { marketing } from './groups.js';
@@ -9,10 +9,7 @@ export const accounts = defineResource(marketing, {
   path: '/social-accounts',
   // Social posts and accounts belong to the `campaigns` scope (spec scope table).
   scope: 'campaigns',
-  record: socialPost.V1SocialAccount,
-  createBody: socialPost.V1SocialAccountCreate,
-  updateBody: socialPost.V1SocialAccountUpdate,
-  filters: { network: socialPost.SocialNetwork.optional(), isActive: QueryBoolean.optional() },
+  ...socialPost.socialAccountTable,
   list: { summary: 'List connected social accounts' },
   create: {
     summary: 'Connect (record) a social account',

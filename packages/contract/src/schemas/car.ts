@@ -3,7 +3,9 @@ import { z } from '../zod.js';
 import { IndexedText, Int4, Int8, NameText } from './bounds.js';
 import { Uuid } from './common.js';
 
-export const MileageUnits = z.enum(['mi', 'km']).openapi('MileageUnits');
+export const MileageUnits = z
+  .enum(['mi', 'km'])
+  .openapi('MileageUnits', { description: 'What `mileage` counts: `mi` (miles) or `km` (kilometres)' });
 
 /** A car's fields, each once: the record, both bodies, the list's filters and the references follow. */
 export const carTable = fieldTable(

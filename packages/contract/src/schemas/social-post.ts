@@ -1,4 +1,6 @@
+import { field, fieldTable } from '../field-table.js';
 import { z } from '../zod.js';
+import { NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
 import { HttpsUrl, MediaUrl } from './media-url.js';
 import { allOptional, teamRecord } from './team-record.js';
@@ -16,33 +18,33 @@ export const SOCIAL_NETWORKS = [
 ] as const;
 export const SocialNetwork = z.enum(SOCIAL_NETWORKS).openapi('SocialNetwork');
 
-export const V1SocialAccount = teamRecord(
+/** A social account's fields, each once: the record, both bodies and the list's filters follow. */
+export const socialAccountTable = fieldTable(
   'V1SocialAccount',
   {
-    network: SocialNetwork,
-    handle: z.string().openapi({ description: 'The account’s name on the network, without a leading @' }),
-    displayName: z.string().nullable(),
-    profileUrl: z.string().nullable(),
-    isActive: z.boolean().openapi({ description: 'An inactive account refuses new posts and publishing' }),
+    network: field(SocialNetwork, { filter: 'Only accounts on this network' }),
+    handle: field(
+      z
+        .string()
+        .max(100)
+        .regex(/^[\w.-]{1,100}$/, 'Expected the account name without @: letters, digits, _ . -'),
+      { doc: 'The account’s name on the network, without a leading @', example: 'vsf_garage' },
+    ),
+    displayName: field(NameText.min(1), { nullable: true, doc: 'The name the network shows' }),
+    profileUrl: field(HttpsUrl, { nullable: true, doc: 'The account’s page on the network (https)' }),
+    isActive: field(z.boolean(), {
+      default: true,
+      filter: 'Only active (or inactive) accounts',
+      doc: 'An inactive account refuses new posts and publishing',
+    }),
   },
   'A social account the team posts to. Connecting records the account: the server holds no network credentials and runs no OAuth flow; publishing goes through the configured social provider.',
 );
+export const V1SocialAccount = socialAccountTable.record;
 export type V1SocialAccount = z.infer<typeof V1SocialAccount>;
-
-const accountFields = {
-  network: SocialNetwork,
-  handle: z
-    .string()
-    .max(100)
-    .regex(/^[\w.-]{1,100}$/, 'Expected the account name without @: letters, digits, _ . -')
-    .openapi({ example: 'vsf_garage' }),
-  displayName: z.string().min(1).max(200).nullable().optional(),
-  profileUrl: HttpsUrl.nullable().optional(),
-  isActive: z.boolean().optional().openapi({ description: 'Default true' }),
-};
-export const V1SocialAccountCreate = z.strictObject(accountFields).openapi('V1SocialAccountCreate');
+export const V1SocialAccountCreate = socialAccountTable.createBody;
 export type V1SocialAccountCreate = z.input<typeof V1SocialAccountCreate>;
-export const V1SocialAccountUpdate = z.strictObject(allOptional(accountFields)).openapi('V1SocialAccountUpdate');
+export const V1SocialAccountUpdate = socialAccountTable.updateBody;
 export type V1SocialAccountUpdate = z.input<typeof V1SocialAccountUpdate>;
 
 export const SocialPostStatus = z.enum(['draft', 'scheduled', 'published', 'failed']).openapi('SocialPostStatus', {

@@ -2190,13 +2190,29 @@ export type V1SocialAccount = {
   id: string;
   teamId: string;
   network: SocialNetwork;
-  /** The account's name on the network, without a leading @ */
+  /**
+   * The account's name on the network, without a leading @
+   *
+   * Up to 100 characters. Matches `^[\w.-]{1,100}$`. Example: `"vsf_garage"`.
+   */
   handle: string;
-  /** May be `null`. */
+  /**
+   * The name the network shows
+   *
+   * 1 to 200 characters. May be `null`.
+   */
   displayName: string | null;
-  /** May be `null`. */
+  /**
+   * The account's page on the network (https)
+   *
+   * Up to 2048 characters. An absolute URL. May be `null`.
+   */
   profileUrl: string | null;
-  /** An inactive account refuses new posts and publishing */
+  /**
+   * An inactive account refuses new posts and publishing
+   *
+   * Defaults to `true`.
+   */
   isActive: boolean;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
@@ -2206,17 +2222,29 @@ export type V1SocialAccount = {
 
 export type V1SocialAccountCreateParams = {
   network: SocialNetwork;
-  /** Up to 100 characters. Matches `^[\w.-]{1,100}$`. Example: `"vsf_garage"`. */
+  /**
+   * The account's name on the network, without a leading @
+   *
+   * Up to 100 characters. Matches `^[\w.-]{1,100}$`. Example: `"vsf_garage"`.
+   */
   handle: string;
-  /** 1 to 200 characters. May be `null`. */
+  /**
+   * The name the network shows
+   *
+   * 1 to 200 characters. May be `null`.
+   */
   displayName?: string | null | undefined;
   /**
-   * Must be an absolute https:// URL with a host, e.g. https://cdn.example.com/a.jpg: no credentials, whitespace or backslashes; ports 1-65535
+   * The account's page on the network (https)
    *
    * Up to 2048 characters. An absolute URL. May be `null`.
    */
   profileUrl?: string | null | undefined;
-  /** Default true */
+  /**
+   * An inactive account refuses new posts and publishing
+   *
+   * Defaults to `true`.
+   */
   isActive?: boolean | undefined;
 };
 
@@ -2225,17 +2253,29 @@ export type V1SocialAccountCreate = V1SocialAccountCreateParams;
 
 export type V1SocialAccountUpdateParams = {
   network?: SocialNetwork | undefined;
-  /** Up to 100 characters. Matches `^[\w.-]{1,100}$`. Example: `"vsf_garage"`. */
+  /**
+   * The account's name on the network, without a leading @
+   *
+   * Up to 100 characters. Matches `^[\w.-]{1,100}$`. Example: `"vsf_garage"`.
+   */
   handle?: string | undefined;
-  /** 1 to 200 characters. May be `null`. */
+  /**
+   * The name the network shows
+   *
+   * 1 to 200 characters. May be `null`.
+   */
   displayName?: string | null | undefined;
   /**
-   * Must be an absolute https:// URL with a host, e.g. https://cdn.example.com/a.jpg: no credentials, whitespace or backslashes; ports 1-65535
+   * The account's page on the network (https)
    *
    * Up to 2048 characters. An absolute URL. May be `null`.
    */
   profileUrl?: string | null | undefined;
-  /** Default true */
+  /**
+   * An inactive account refuses new posts and publishing
+   *
+   * Defaults to `true`.
+   */
   isActive?: boolean | undefined;
 };
 
@@ -3529,6 +3569,7 @@ export type V1SocialAccountListParams = {
   /** Comma-separated record ids, up to 200; ids unknown to the team are absent from the result */
   ids?: string | string[] | undefined;
   network?: SocialNetwork | undefined;
+  /** Only active (or inactive) accounts */
   isActive?: boolean | undefined;
 };
 
