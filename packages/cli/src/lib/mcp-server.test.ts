@@ -4,11 +4,10 @@ import { ASSISTANT_TOOLS, callIdempotencyKey } from '@vsf/contract/assistant-too
 import { describe, expect, it } from 'vitest';
 import { callTool, serverRoot } from './mcp-server.js';
 
-const tool = (name: string) => {
-  const found = ASSISTANT_TOOLS.find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-};
+// The two tools these tests call.
+const tools = new Map(ASSISTANT_TOOLS.map((t) => [t.name, t]));
+const createCar = tools.get('create_car')!;
+const listCars = tools.get('list_cars')!;
 
 describe('serverRoot', () => {
   it('is the base URL without the API path, keeping a proxy prefix', () => {
@@ -23,13 +22,9 @@ describe('callIdempotencyKey', () => {
   it('is the server connector’s key for the same call, whatever the arguments’ order', () => {
     // The value packages/server/src/mcp/connector-call.ts gives for this call.
     const key = 'mcp-c5aafdaf3c61a13217e63e3103e5d3efbe98b6abd836e77f';
-    expect(callIdempotencyKey(tool('create_car'), { year: 1967, make: 'Ford', tags: ['a', { z: 1, a: null }] })).toBe(
-      key,
-    );
-    expect(callIdempotencyKey(tool('create_car'), { tags: ['a', { a: null, z: 1 }], make: 'Ford', year: 1967 })).toBe(
-      key,
-    );
-    expect(callIdempotencyKey(tool('create_car'), { year: 1968, make: 'Ford' })).not.toBe(key);
+    expect(callIdempotencyKey(createCar, { year: 1967, make: 'Ford', tags: ['a', { z: 1, a: null }] })).toBe(key);
+    expect(callIdempotencyKey(createCar, { tags: ['a', { a: null, z: 1 }], make: 'Ford', year: 1967 })).toBe(key);
+    expect(callIdempotencyKey(createCar, { year: 1968, make: 'Ford' })).not.toBe(key);
   });
 });
 
@@ -55,7 +50,7 @@ describe('callTool', () => {
     const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/vsf`;
     try {
       const args = { year: 1967, make: 'Ford', model: 'Mustang' };
-      const result = await callTool(tool('create_car'), args, { root, apiKey: 'vsf_k', userAgent: 'test' });
+      const result = await callTool(createCar, args, { root, apiKey: 'vsf_k', userAgent: 'test' });
       expect(result).toEqual({
         content: [{ type: 'text', text: '{"data":{"id":"c1"}}' }],
         structuredContent: { data: { id: 'c1' } },
@@ -63,10 +58,10 @@ describe('callTool', () => {
       expect(seen[0]).toMatchObject({ method: 'POST', url: '/vsf/api/v1/cars', body: JSON.stringify(args) });
       expect(seen[0]?.headers).toMatchObject({
         authorization: 'Bearer vsf_k',
-        'idempotency-key': callIdempotencyKey(tool('create_car'), args),
+        'idempotency-key': callIdempotencyKey(createCar, args),
         'content-type': 'application/json',
       });
-      await callTool(tool('list_cars'), { limit: 2 }, { root, apiKey: 'vsf_k', userAgent: 'test' });
+      await callTool(listCars, { limit: 2 }, { root, apiKey: 'vsf_k', userAgent: 'test' });
       expect(seen[1]).toMatchObject({ method: 'GET', url: '/vsf/api/v1/cars?limit=2' });
       expect(seen[1]?.headers).not.toHaveProperty('idempotency-key');
     } finally {
@@ -79,7 +74,7 @@ describe('callTool', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await new Promise((resolve) => server.close(resolve));
-    const result = await callTool(tool('list_cars'), {}, { root, apiKey: 'vsf_k', userAgent: 'test' });
+    const result = await callTool(listCars, {}, { root, apiKey: 'vsf_k', userAgent: 'test' });
     expect(result.isError).toBe(true);
     expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
       status: null,
