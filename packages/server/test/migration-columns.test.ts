@@ -1,7 +1,7 @@
 import type { ColumnKind } from '@vsf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESOURCE_TABLES } from '../src/repositories/resource-tables.js';
-import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
+import { useTestServer } from './support/test-server.js';
 
 // Every column a table reads and writes (the record schema's, through recordColumns) exists after the
 // migrations, with a type that holds the field: on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
@@ -14,15 +14,11 @@ const HOLDS: Record<ColumnKind, readonly string[]> = {
   json: ['jsonb', 'json'],
 };
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const suite = useTestServer();
 
 describe('migrations', () => {
   it('create every column of every team table, with a type that holds its field', async () => {
-    const rows: { table_name: string; column_name: string; data_type: string }[] = await server.db
+    const rows: { table_name: string; column_name: string; data_type: string }[] = await suite.server.db
       .select('table_name', 'column_name', 'data_type')
       .from('information_schema.columns')
       .whereRaw('table_schema = current_schema()');
