@@ -19,3 +19,14 @@ export const stripSourceShebang: EsbuildPlugin = {
     });
   },
 };
+
+/** The tsup options of a package's bin `bin/<name>` built from `source`: an ES module only, run by Node. */
+export function nodeBin(name: string, source: string): Options {
+  return {
+    entry: { [`bin/${name}`]: source },
+    format: ['esm'],
+    dts: false,
+    banner: { js: NODE_SHEBANG },
+    esbuildPlugins: [stripSourceShebang],
+  };
+}
