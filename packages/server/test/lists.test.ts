@@ -78,18 +78,12 @@ describe('list endpoints', () => {
     expect(res.body.data.map((c) => c.id).sort()).toEqual([created[1]!.id, created[2]!.id].sort());
   });
 
-  it.each([
-    [{ page: '0' }, 'page'],
-    [{ page: '-1' }, 'page'],
-    [{ page: 'two' }, 'page'],
-    // Decimal digits only: Number() would read these as 16, 1000, 2 and (for an empty value) 0.
-    [{ page: '0x10' }, 'page'],
-    [{ page: '1e3' }, 'page'],
-    [{ page: ' 2' }, 'page'],
-    [{ limit: '' }, 'limit'],
-    [{ limit: '0b11' }, 'limit'],
-    [{ limit: '0' }, 'limit'],
-    [{ limit: '201' }, 'limit'],
+  // Decimal digits only: Number() would read 0x10, 1e3, ' 2' and 0b11 as 16, 1000, 2 and 3, and '' as 0.
+  const badPages = ['0', '-1', 'two', '0x10', '1e3', ' 2'];
+  const badLimits = ['', '0b11', '0', '201'];
+  it.each<[query: Record<string, string>, path: string]>([
+    ...badPages.map((page) => [{ page }, 'page'] as [Record<string, string>, string]),
+    ...badLimits.map((limit) => [{ limit }, 'limit'] as [Record<string, string>, string]),
     [{ updatedAfter: 'yesterday' }, 'updatedAfter'],
     [{ ids: 'not-a-uuid' }, 'ids.0'],
     [{ ids: Array(201).fill('00000000-0000-4000-8000-000000000000').join(',') }, 'ids'],
