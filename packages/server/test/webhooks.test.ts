@@ -64,6 +64,12 @@ async function team(scopes: readonly string[] = ALL_SCOPES) {
   return { ...created, api: apiCaller(server.baseUrl, created.key) };
 }
 
+/** Another key of `teamId`, with `scopes`, and a caller that uses it. */
+async function keyOf(teamId: string, scopes: string[]) {
+  const made = await server.createKey(teamId, scopes);
+  return { ...made, api: apiCaller(server.baseUrl, made.key) };
+}
+
 // Tests read response bodies loosely; each assertion states the shape it expects.
 // biome-ignore lint/suspicious/noExplicitAny: see above
 async function ok<T = any>(api: ApiCaller, method: string, path: string, body?: unknown): Promise<T> {
@@ -320,10 +326,7 @@ describe('webhook deliveries', () => {
 
   it('send a key without read:customers no customer event', async () => {
     const { team: owner, api } = await team();
-    const narrow = apiCaller(
-      server.baseUrl,
-      (await server.createKey(owner.id, ['read:webhooks', 'write:webhooks', 'read:cars'])).key,
-    );
+    const narrow = (await keyOf(owner.id, ['read:webhooks', 'write:webhooks', 'read:cars'])).api;
     const all = await createHook(narrow, '/narrow-all');
     const named = await createHook(narrow, '/narrow-named', ['customer.created', 'customer.updated', 'car.created']);
     const customer = await ok(api, 'POST', '/customers', { firstName: 'Ada', lastName: 'Lovelace' });
@@ -345,10 +348,7 @@ describe('webhook deliveries', () => {
 
   it('refuse a narrower key the DELETE it is refused as a PATCH; a delivery log shows a key only events it can read', async () => {
     const { team: owner, api } = await team();
-    const narrow = apiCaller(
-      server.baseUrl,
-      (await server.createKey(owner.id, ['read:webhooks', 'write:webhooks', 'read:cars'])).key,
-    );
+    const narrow = (await keyOf(owner.id, ['read:webhooks', 'write:webhooks', 'read:cars'])).api;
     const wide = await createHook(api, '/log-wide');
     const customer = await ok(api, 'POST', '/customers', { firstName: 'Grace', lastName: 'Hopper' });
     await ok(api, 'POST', '/cars', { year: 1959, make: 'Cadillac', model: 'Eldorado' });
@@ -404,8 +404,8 @@ describe("an endpoint's standing is its key's", () => {
 
   it('a revoked key disables its endpoints, saying so; a key with the scopes enables them again', async () => {
     const { team: owner, api } = await team();
-    const made = await server.createKey(owner.id, hookScopes);
-    const hook = await createHook(apiCaller(server.baseUrl, made.key), '/standing-revoked');
+    const made = await keyOf(owner.id, hookScopes);
+    const hook = await createHook(made.api, '/standing-revoked');
     await ok(api, 'POST', '/cars', { year: 1961, make: 'Jaguar', model: 'E-Type' });
     await deliverUntil(() => at('/standing-revoked').length === 1);
 
@@ -422,10 +422,10 @@ describe("an endpoint's standing is its key's", () => {
     expect(at('/standing-revoked')).toHaveLength(1);
 
     // A key without every read scope of the endpoint may not take it over; one with them may.
-    const narrow = apiCaller(server.baseUrl, (await server.createKey(owner.id, ['write:webhooks', 'read:cars'])).key);
+    const narrow = (await keyOf(owner.id, ['write:webhooks', 'read:cars'])).api;
     expect((await narrow('PATCH', `/webhooks/${hook.id}`, { body: { enabled: true } })).status).toBe(403);
-    const other = await server.createKey(owner.id, hookScopes);
-    const enabled = await ok(apiCaller(server.baseUrl, other.key), 'PATCH', `/webhooks/${hook.id}`, { enabled: true });
+    const other = await keyOf(owner.id, hookScopes);
+    const enabled = await ok(other.api, 'PATCH', `/webhooks/${hook.id}`, { enabled: true });
     expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
     const next = await ok(api, 'POST', '/cars', { year: 1963, make: 'Jaguar', model: 'S-Type' });
     await deliverUntil(() => at('/standing-revoked').length === 2);
@@ -438,8 +438,8 @@ describe("an endpoint's standing is its key's", () => {
 
   it('an expired key disables its endpoints in a dispatcher pass too, with when it expired', async () => {
     const { team: owner, api } = await team();
-    const made = await server.createKey(owner.id, hookScopes);
-    const hook = await createHook(apiCaller(server.baseUrl, made.key), '/standing-expired');
+    const made = await keyOf(owner.id, hookScopes);
+    const hook = await createHook(made.api, '/standing-expired');
     await ok(api, 'POST', '/cars', { year: 1970, make: 'Lancia', model: 'Fulvia' });
     // Expired a second ago (the admin API refuses an expiry in the past; time passing does the same).
     const expiredAt = new Date(Date.now() - 1_000);
@@ -454,9 +454,9 @@ describe("an endpoint's standing is its key's", () => {
 
   it("a key's narrowed scopes narrow what its endpoint is sent, even a delivery already made", async () => {
     const { team: owner, api } = await team();
-    const made = await server.createKey(owner.id, hookScopes);
+    const made = await keyOf(owner.id, hookScopes);
     receiver.on('/standing-scopes', ({ nth }) => (nth === 1 ? { status: 500 } : { status: 204 }));
-    const hook = await createHook(apiCaller(server.baseUrl, made.key), '/standing-scopes', ['customer.created']);
+    const hook = await createHook(made.api, '/standing-scopes', ['customer.created']);
     await ok(api, 'POST', '/customers', { firstName: 'Ada', lastName: 'Byron' });
     // The first attempt fails: the delivery is pending when the key loses read:customers.
     await deliverUntil(() => at('/standing-scopes').length === 1);
