@@ -3,17 +3,17 @@ import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { type ListOptions, listRecords, pageFlags } from '../lib/list-pages.js';
 import { collectPairs } from '../lib/option-parsers.js';
-import { type Column, printRecord, printRecords } from '../lib/output.js';
+import { columns, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveLocation } from '../lib/resolve-records.js';
 
-const locationColumns: Column<V1Location>[] = [
-  { header: 'ID', value: (l) => l.id },
-  { header: 'NAME', value: (l) => l.name },
-  { header: 'CITY', value: (l) => l.city },
-  { header: 'TIMEZONE', value: (l) => l.timezone },
-  { header: 'ACTIVE', value: (l) => (l.isActive ? 'yes' : 'no') },
-];
+const locationColumns = columns<V1Location>({
+  ID: 'id',
+  NAME: 'name',
+  CITY: 'city',
+  TIMEZONE: 'timezone',
+  ACTIVE: (l) => (l.isActive ? 'yes' : 'no'),
+});
 
 /** Locations (sites, warehouses): a zone belongs to one (`parking zones create --location`), so staff make them here. */
 export function registerLocationCommands(program: Command): void {

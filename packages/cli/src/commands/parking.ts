@@ -3,24 +3,24 @@ import type { Command } from 'commander';
 import { createClient, type GlobalOptions } from '../lib/context.js';
 import { type ListOptions, listRecords, pageFlags } from '../lib/list-pages.js';
 import { collectPairs } from '../lib/option-parsers.js';
-import { type Column, printRecord, printRecords } from '../lib/output.js';
+import { columns, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveLocation, resolveZone } from '../lib/resolve-records.js';
 
-const zoneColumns: Column<V1ParkingZone>[] = [
-  { header: 'ID', value: (z) => z.id },
-  { header: 'NAME', value: (z) => z.name },
-  { header: 'CAPACITY', value: (z) => z.capacity },
-  { header: 'ACTIVE', value: (z) => (z.isActive ? 'yes' : 'no') },
-];
+const zoneColumns = columns<V1ParkingZone>({
+  ID: 'id',
+  NAME: 'name',
+  CAPACITY: 'capacity',
+  ACTIVE: (z) => (z.isActive ? 'yes' : 'no'),
+});
 
 type SpotRow = V1ParkingSpot & { zoneName: string | null };
-const spotColumns: Column<SpotRow>[] = [
-  { header: 'ID', value: (s) => s.id },
-  { header: 'NAME', value: (s) => s.name },
-  { header: 'ZONE', value: (s) => s.zoneName ?? s.parkingZoneId },
-  { header: 'CAR', value: (s) => s.carId },
-];
+const spotColumns = columns<SpotRow>({
+  ID: 'id',
+  NAME: 'name',
+  ZONE: (s) => s.zoneName ?? s.parkingZoneId,
+  CAR: 'carId',
+});
 
 export function registerParkingCommands(program: Command): void {
   const parking = program.command('parking').description('Parking zones and spots');

@@ -4,34 +4,34 @@ import { createClient, type GlobalOptions } from '../lib/context.js';
 import { CliError, EXIT } from '../lib/exit-codes.js';
 import { type ListOptions, listRecords, pageFlags } from '../lib/list-pages.js';
 import { collectPairs, parseTimestamp } from '../lib/option-parsers.js';
-import { type Column, printRecord, printRecords } from '../lib/output.js';
+import { columns, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveCar, resolveNamedFields } from '../lib/resolve-records.js';
 
-const carColumns: Column<V1Car>[] = [
-  { header: 'ID', value: (c) => c.id },
-  { header: 'YEAR', value: (c) => c.year },
-  { header: 'MAKE', value: (c) => c.make },
-  { header: 'MODEL', value: (c) => c.model },
-  { header: 'VIN', value: (c) => c.vin },
-  { header: 'STOCK', value: (c) => c.stockNumber },
-  { header: 'SPOT', value: (c) => c.parkingSpot },
-  { header: 'UPDATED', value: (c) => c.updatedAt },
-];
-const customerColumns: Column<V1Customer>[] = [
-  { header: 'ID', value: (c) => c.id },
-  { header: 'NAME', value: (c) => `${c.firstName} ${c.lastName}` },
-  { header: 'EMAIL', value: (c) => c.email },
-  { header: 'PHONE', value: (c) => c.phone },
-  { header: 'DELETED', value: (c) => (c.deletedAt ? 'yes' : '') },
-  { header: 'UPDATED', value: (c) => c.updatedAt },
-];
-const eventTypeColumns: Column<V1EventType>[] = [
-  { header: 'VALUE', value: (t) => t.value },
-  { header: 'NAME', value: (t) => t.name },
-  { header: 'SCOPE', value: (t) => t.scope },
-  { header: 'NEEDS SPOT', value: (t) => (t.config.requiresParkingSpot ? 'yes' : 'no') },
-];
+const carColumns = columns<V1Car>({
+  ID: 'id',
+  YEAR: 'year',
+  MAKE: 'make',
+  MODEL: 'model',
+  VIN: 'vin',
+  STOCK: 'stockNumber',
+  SPOT: 'parkingSpot',
+  UPDATED: 'updatedAt',
+});
+const customerColumns = columns<V1Customer>({
+  ID: 'id',
+  NAME: (c) => `${c.firstName} ${c.lastName}`,
+  EMAIL: 'email',
+  PHONE: 'phone',
+  DELETED: (c) => (c.deletedAt ? 'yes' : ''),
+  UPDATED: 'updatedAt',
+});
+const eventTypeColumns = columns<V1EventType>({
+  VALUE: 'value',
+  NAME: 'name',
+  SCOPE: 'scope',
+  'NEEDS SPOT': (t) => (t.config.requiresParkingSpot ? 'yes' : 'no'),
+});
 
 interface RecordListOptions extends ListOptions {
   updatedAfter?: string;

@@ -1,7 +1,7 @@
 import { type LockHolder, type ResourceSpec, type Sink, selectResources } from '@vsf/sync';
 import type { Command } from 'commander';
 import { CliError } from '../lib/exit-codes.js';
-import { type Column, printJson, renderTable } from '../lib/output.js';
+import { columns, printJson, renderTable } from '../lib/output.js';
 import { addMirrorLocationFlags, subcommandAction, syncUsage, withMirror } from '../lib/sync-flags.js';
 
 interface StatusFlags {
@@ -26,23 +26,20 @@ export interface ResourceStatus {
   interrupted: { mode: string; nextPage: number; startedAt: string } | null;
 }
 
-const columns: Column<ResourceStatus>[] = [
-  { header: 'RESOURCE', value: (r) => r.resource },
-  { header: 'VIA', value: (r) => r.via },
-  { header: 'LAST SYNC', value: (r) => r.lastSync },
-  { header: 'WATERMARK', value: (r) => r.watermark },
-  { header: 'CURSOR', value: (r) => r.feedCursor },
-  { header: 'ROWS', value: (r) => (r.mirrored ? r.rows : '') },
-  {
-    header: 'NOTE',
-    value: (r) =>
-      r.interrupted
-        ? `${r.interrupted.mode} run stopped before page ${r.interrupted.nextPage}: vsf sync resumes it`
-        : r.mirrored
-          ? ''
-          : 'never synced',
-  },
-];
+const statusColumns = columns<ResourceStatus>({
+  RESOURCE: 'resource',
+  VIA: 'via',
+  'LAST SYNC': 'lastSync',
+  WATERMARK: 'watermark',
+  CURSOR: 'feedCursor',
+  ROWS: (r) => (r.mirrored ? r.rows : ''),
+  NOTE: (r) =>
+    r.interrupted
+      ? `${r.interrupted.mode} run stopped before page ${r.interrupted.nextPage}: vsf sync resumes it`
+      : r.mirrored
+        ? ''
+        : 'never synced',
+});
 
 async function resourceStatus(sink: Sink, resource: ResourceSpec): Promise<ResourceStatus> {
   const never: ResourceStatus = {
@@ -107,7 +104,7 @@ export function registerSyncStatusCommand(sync: Command): void {
             return;
           }
           // Whether a run holds the mirror is part of the answer, not a note: stdout, with the table.
-          process.stdout.write(`${renderTable(statuses, columns)}${describeLock(lock)}\n`);
+          process.stdout.write(`${renderTable(statuses, statusColumns)}${describeLock(lock)}\n`);
         });
       }),
     );

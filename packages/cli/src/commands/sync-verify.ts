@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { createClient } from '../lib/context.js';
 import { responseTimeoutMs, SYNC_RESPONSE_TIMEOUT_MS } from '../lib/network-wait.js';
 import { seconds, wholeNumber } from '../lib/option-parsers.js';
-import { type Column, printJson, renderTable } from '../lib/output.js';
+import { columns, printJson, renderTable } from '../lib/output.js';
 import {
   addMirrorFlags,
   describeRetries,
@@ -19,28 +19,25 @@ interface VerifyFlags extends MirrorFlags {
   maxIds: number;
 }
 
-const columns: Column<ResourceVerification>[] = [
-  { header: 'RESOURCE', value: (r) => r.resource },
-  { header: 'STATUS', value: (r) => r.status },
-  { header: 'SERVER', value: (r) => r.serverCount },
-  { header: 'MIRROR', value: (r) => r.mirrorCount },
-  { header: 'MISSING', value: (r) => r.missing.count },
-  { header: 'EXTRA', value: (r) => r.extra.count },
-  { header: 'DIFFERENT', value: (r) => r.different.count },
-  { header: 'PENDING', value: (r) => r.pending },
-  {
-    header: 'ERROR',
-    value: (r) =>
-      r.error ??
-      (r.status === 'skipped'
-        ? ''
-        : !r.watermark
-          ? 'never synced'
-          : r.interrupted
-            ? 'a run is under way or was interrupted: vsf sync resumes it'
-            : ''),
-  },
-];
+const verifyColumns = columns<ResourceVerification>({
+  RESOURCE: 'resource',
+  STATUS: 'status',
+  SERVER: 'serverCount',
+  MIRROR: 'mirrorCount',
+  MISSING: (r) => r.missing.count,
+  EXTRA: (r) => r.extra.count,
+  DIFFERENT: (r) => r.different.count,
+  PENDING: 'pending',
+  ERROR: (r) =>
+    r.error ??
+    (r.status === 'skipped'
+      ? ''
+      : !r.watermark
+        ? 'never synced'
+        : r.interrupted
+          ? 'a run is under way or was interrupted: vsf sync resumes it'
+          : ''),
+});
 
 /** The rows behind the counts, one line each, e.g. `cars: different 5c1e… (color, mileage)`. */
 function driftLines(r: ResourceVerification): string[] {
@@ -93,7 +90,7 @@ export function registerSyncVerifyCommand(sync: Command): void {
             const error = runError(result, exitCode);
             printJson({ to: o.to, ...rest, ...(error ? { error } : {}) });
           } else if (!result.stopReason || result.resources.some((r) => r.pages > 0)) {
-            process.stdout.write(renderTable(result.resources, columns));
+            process.stdout.write(renderTable(result.resources, verifyColumns));
             for (const r of result.resources) for (const line of driftLines(r)) process.stdout.write(`${line}\n`);
             if (result.retries.total > 0) process.stdout.write(`${describeRetries(result.retries)}\n`);
             if (!globals.quiet) {

@@ -16,7 +16,7 @@ import { CliError, EXIT } from '../lib/exit-codes.js';
 import { collectStartupGarbage } from '../lib/lean-start.js';
 import { responseTimeoutMs, SYNC_RESPONSE_TIMEOUT_MS } from '../lib/network-wait.js';
 import { seconds } from '../lib/option-parsers.js';
-import { type Column, colorEnabled, printJson, renderTable } from '../lib/output.js';
+import { colorEnabled, columns, printJson, renderTable } from '../lib/output.js';
 import { addMirrorFlags, describeRetries, type MirrorFlags, openMirror, retryOptions } from '../lib/sync-flags.js';
 import { runError, runExitCode, stopExitCode, warnStopped } from '../lib/sync-outcome.js';
 import { registerSyncStatusCommand } from './sync-status.js';
@@ -70,21 +70,21 @@ async function progressReporter(globals: GlobalOptions) {
   };
 }
 
-const summaryColumns: Column<Record<string, unknown>>[] = [
-  { header: 'RESOURCE', value: (s) => s.resource },
-  { header: 'STATUS', value: (s) => s.status },
-  { header: 'VIA', value: (s) => s.via },
-  { header: 'MODE', value: (s) => s.mode },
-  { header: 'PAGES', value: (s) => s.pages },
-  { header: 'UPSERTED', value: (s) => s.upserted },
-  { header: 'DELETED', value: (s) => s.deleted },
+const summaryColumns = columns<SyncResult['resources'][number]>({
+  RESOURCE: 'resource',
+  STATUS: 'status',
+  VIA: 'via',
+  MODE: 'mode',
+  PAGES: 'pages',
+  UPSERTED: 'upserted',
+  DELETED: 'deleted',
   // Changes read from the events feed, apart from the pages read by list.
-  { header: 'FEED', value: (s) => s.feedChanges ?? '' },
-  { header: 'TOTAL', value: (s) => s.total },
-  { header: 'RETRIES', value: (s) => s.retries },
-  { header: 'MS', value: (s) => s.durationMs },
-  { header: 'WATERMARK / ERROR', value: (s) => s.error ?? s.watermark ?? s.updatedAfter ?? '' },
-];
+  FEED: 'feedChanges',
+  TOTAL: 'total',
+  RETRIES: 'retries',
+  MS: 'durationMs',
+  'WATERMARK / ERROR': (s) => s.error ?? s.watermark ?? s.updatedAfter ?? '',
+});
 
 export function registerSyncCommand(program: Command): void {
   const command = program
@@ -168,7 +168,7 @@ function report(result: SyncResult, o: SyncFlags, globals: GlobalOptions): void 
       resources: result.resources,
     });
   } else if (!result.stopReason || result.resources.some((r) => r.pages > 0 || r.feedChanges)) {
-    process.stdout.write(renderTable(result.resources as unknown as Record<string, unknown>[], summaryColumns));
+    process.stdout.write(renderTable(result.resources, summaryColumns));
     process.stdout.write(`${describeRetries(result.retries)}\n`);
   }
   warnStopped(result, globals);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redactKey } from './config-store.js';
-import { renderTable } from './output.js';
+import { columns as columnsOf, renderTable } from './output.js';
 
 const rows = [
   { id: 'a1', name: 'Mustang', note: null },
@@ -18,6 +18,13 @@ describe('renderTable', () => {
   });
   it('writes TSV when piped, with tabs inside values flattened', () => {
     expect(renderTable(rows, columns, false)).toBe('ID\tNAME\tNOTE\na1\tMustang\t\nb22\tModel T\tx\n');
+  });
+});
+
+describe('columns', () => {
+  it('shows a named field as it is and a function’s value, in the order given', () => {
+    const made = columnsOf<(typeof rows)[number]>({ ID: 'id', 'NAME NOTE': (r) => `${r.name} ${r.note ?? '-'}` });
+    expect(renderTable(rows, made, false)).toBe('ID\tNAME NOTE\na1\tMustang -\nb22\tModel T x\n');
   });
 });
 

@@ -9,6 +9,17 @@ export interface Column<T> {
   value: (row: T) => unknown;
 }
 
+/**
+ * Columns from `{ HEADER: what it shows }`, in order: a field's name shows that field as it is, a function
+ * what it returns for the row.
+ */
+export function columns<T>(shown: Record<string, (keyof T & string) | ((row: T) => unknown)>): Column<T>[] {
+  return Object.entries(shown).map(([header, value]) => ({
+    header,
+    value: typeof value === 'function' ? value : (row: T) => row[value],
+  }));
+}
+
 const isTty = () => Boolean(process.stdout.isTTY);
 
 export function colorEnabled(options: OutputOptions, stream: NodeJS.WriteStream = process.stdout): boolean {
