@@ -1,3 +1,4 @@
+import { contentTypeMatches, detectImageType } from './image-type.js';
 import type { z } from './zod.js';
 
 /** One entry of a 400's `details` (`ValidationIssue` in OpenAPI): the field's dotted path, and what is wrong. */
@@ -18,4 +19,23 @@ export function toValidationDetails(error: z.ZodError, prefix?: string): Validat
     }
     return { path, message: issue.message };
   });
+}
+
+/**
+ * The type an uploaded image's bytes really are, or the 400 detail (on `contentType`) when they are not an
+ * image accepted or not the type declared. The reference server and the mock (`@vsf/testing`) both refuse
+ * with it.
+ */
+export function checkImageBytes(
+  bytes: Uint8Array,
+  declared: string,
+): { contentType: string; problem?: undefined } | { problem: ValidationDetail } {
+  const detected = detectImageType(bytes);
+  if (!detected)
+    return {
+      problem: { path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' },
+    };
+  if (!contentTypeMatches(declared, detected))
+    return { problem: { path: 'contentType', message: `Declared ${declared} but the bytes are ${detected}` } };
+  return { contentType: detected };
 }

@@ -1,8 +1,7 @@
 import {
   carEventTime,
-  contentTypeMatches,
+  checkImageBytes,
   DEFAULT_EVENT_TYPES,
-  detectImageType,
   PHOTO_MAX_BYTES,
   placementOfCarEvent,
   unknownVehicleEventType,
@@ -121,16 +120,8 @@ function createCarPhoto(ctx: OperationContext) {
     ]);
   }
   const bytes = decodeBase64(body.base64);
-  const detected = detectImageType(bytes);
-  if (!detected)
-    throw validationFailed([
-      { path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' },
-    ]);
-  if (!contentTypeMatches(body.contentType, detected)) {
-    throw validationFailed([
-      { path: 'contentType', message: `Declared ${body.contentType} but the bytes are ${detected}` },
-    ]);
-  }
+  const checked = checkImageBytes(bytes, body.contentType);
+  if (checked.problem) throw validationFailed([checked.problem]);
   const id = crypto.randomUUID();
   return {
     data: ctx.store.insert(ctx.team, 'cars.photos', {
@@ -138,7 +129,7 @@ function createCarPhoto(ctx: OperationContext) {
       carId,
       sessionId: body.sessionId.toLowerCase(),
       filename: body.filename,
-      contentType: detected,
+      contentType: checked.contentType,
       sizeBytes: bytes.byteLength,
       url: `/api/media/${id}`,
     }),

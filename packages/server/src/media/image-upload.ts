@@ -1,4 +1,4 @@
-import { contentTypeMatches, detectImageType, PHOTO_MAX_BYTES } from '@vsf/contract';
+import { checkImageBytes, PHOTO_MAX_BYTES } from '@vsf/contract';
 import { ApiHttpError, validationFailed } from '../errors/api-http-error.js';
 import { fetchPublicImage, type PublicFetchDeps } from './fetch-public-image.js';
 
@@ -30,17 +30,9 @@ export async function readImageUpload(
     (source.base64 !== undefined
       ? decodeBase64(source.base64)
       : await fetchPublicImage(source.sourceUrl as string, { maxBytes: PHOTO_MAX_BYTES, deps: fetchDeps }));
-  const detected = detectImageType(bytes);
-  if (!detected)
-    throw validationFailed([
-      { path: 'contentType', message: 'The bytes are not a JPEG, PNG, GIF, WebP, HEIC or AVIF image' },
-    ]);
-  if (!contentTypeMatches(source.contentType, detected)) {
-    throw validationFailed([
-      { path: 'contentType', message: `Declared ${source.contentType} but the bytes are ${detected}` },
-    ]);
-  }
-  return { bytes, contentType: detected };
+  const checked = checkImageBytes(bytes, source.contentType);
+  if (checked.problem) throw validationFailed([checked.problem]);
+  return { bytes, contentType: checked.contentType };
 }
 
 /**
