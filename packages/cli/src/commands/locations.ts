@@ -6,6 +6,7 @@ import { collectPairs } from '../lib/option-parsers.js';
 import { columns, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveLocation } from '../lib/resolve-records.js';
+import { showRecord } from '../lib/show-record.js';
 
 const locationColumns = columns<V1Location>({
   ID: 'id',
@@ -28,12 +29,9 @@ export function registerLocationCommands(program: Command): void {
     .command('get <location>')
     .description('Show one location, by id or name')
     .addHelpText('after', '\nExamples:\n  vsf locations get "North Warehouse"\n  vsf locations get <locationId> --json')
-    .action(async (ref: string, _o, cmd: Command) => {
-      const g = cmd.optsWithGlobals<GlobalOptions>();
-      const client = createClient(g);
-      const location = await client.locations.get((await resolveLocation(client, ref)).id);
-      printRecord(location, locationColumns, g);
-    });
+    .action(
+      showRecord(locationColumns, async (client, ref) => client.locations.get((await resolveLocation(client, ref)).id)),
+    );
   locations
     .command('create')
     .description('Create a location')

@@ -7,6 +7,7 @@ import { collectPairs, parseTimestamp } from '../lib/option-parsers.js';
 import { columns, printRecord, printRecords } from '../lib/output.js';
 import { parseAssignments } from '../lib/request-fields.js';
 import { resolveCar, resolveNamedFields } from '../lib/resolve-records.js';
+import { showRecord } from '../lib/show-record.js';
 
 const carColumns = columns<V1Car>({
   ID: 'id',
@@ -66,11 +67,7 @@ export function registerRecordCommands(program: Command): void {
       'after',
       '\nExamples:\n  vsf cars get 7R02C123456\n  vsf cars get 7r02c123456      # VINs in any case\n  vsf cars get "B-AB 123"       # a plate, case, spaces and dashes aside\n  vsf cars get <carId> --json',
     )
-    .action(async (carRef: string, _o, cmd: Command) => {
-      const g = cmd.optsWithGlobals<GlobalOptions>();
-      const car = await resolveCar(createClient(g), carRef);
-      printRecord(car, carColumns, g);
-    });
+    .action(showRecord(carColumns, resolveCar));
   cars
     .command('create')
     .description('Create a car')
@@ -135,11 +132,7 @@ export function registerRecordCommands(program: Command): void {
     .command('get <customerId>')
     .description('Show one customer')
     .addHelpText('after', '\nExample:\n  vsf customers get <customerId> --json')
-    .action(async (id: string, _o, cmd: Command) => {
-      const g = cmd.optsWithGlobals<GlobalOptions>();
-      const customer = await createClient(g).customers.get(id);
-      printRecord(customer, customerColumns, g);
-    });
+    .action(showRecord(customerColumns, (client, id) => client.customers.get(id)));
 
   const eventTypes = program.command('event-types').description('Event types (drop-off, pick-up, …)');
   pageFlags(eventTypes.command('list').description('List the team’s event types'))
