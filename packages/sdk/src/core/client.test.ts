@@ -329,7 +329,7 @@ describe('retries', () => {
       if (ms && ms > 100 && !timeout) sleeps.push(ms);
       return realSetTimeout(fn, ms && !timeout ? 0 : ms);
     }) as typeof setTimeout);
-    const calls = serveCar((call) => {
+    serveCar((call) => {
       if (call === 1) return apiError(429, 'slow', 'rate_limited', null, { 'retry-after': '3' });
       if (call === 2) {
         return apiError(503, 'down', 'internal_error', null, {
