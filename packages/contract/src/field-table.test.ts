@@ -2,6 +2,7 @@ import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { field, fieldTable } from './field-table.js';
 import * as contract from './index.js';
+import { buildOpenApiDocument } from './openapi/build-openapi-document.js';
 import { Int4, NameText } from './schemas/bounds.js';
 import { Uuid } from './schemas/common.js';
 import { standardResources } from './standard-resources.js';
@@ -43,6 +44,17 @@ describe('fieldTable', () => {
     expect(box.createBody.safeParse({ name: 'Front', serial: 'S1', openedAt: null }).success).toBe(false);
   });
 
+  it('says a default in words, not as OpenAPI `default` (which generators read as always present)', () => {
+    const schemas = buildOpenApiDocument('v1').components?.schemas as Record<
+      string,
+      { properties: Record<string, { default?: unknown; description?: string }>; required?: string[] }
+    >;
+    const create = schemas.V1LocationCreate;
+    expect(create?.properties.isActive?.default).toBeUndefined();
+    expect(create?.properties.isActive?.description).toMatch(/Defaults to `true`\.$/);
+    expect(create?.required).toEqual(['name']);
+  });
+
   it('makes every update field optional, without the create-only ones', () => {
     expect(Object.keys(box.updateBody.shape)).toEqual(['name', 'locationId', 'capacity']);
     expect(box.updateBody.safeParse({}).success).toBe(true);
@@ -66,9 +78,11 @@ describe('fieldTable', () => {
     expect(getOpenApiMetadata(Named)?.description).toBe('The component’s own words');
   });
 
-  it('refuses a nullable named component, which OpenAPI could not say', () => {
-    const Named = z.enum(['a', 'b']).openapi('NamedForTheTest');
-    expect(() => fieldTable('V1Bad', { kind: field(Named, { nullable: true }) })).toThrow(/named component/);
+  it('makes a named component nullable in the field only, never the component', () => {
+    const Named = z.enum(['a', 'b']).openapi('NullableInTheField');
+    const table = fieldTable('V1Either', { kind: field(Named, { nullable: true }) });
+    expect(table.record.shape.kind.safeParse(null).success).toBe(true);
+    expect(Named.safeParse(null).success).toBe(false);
   });
 });
 

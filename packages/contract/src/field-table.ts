@@ -44,7 +44,9 @@ export function field<T extends z.ZodType, const O extends FieldOptions = Record
 }
 
 type Fields = Record<string, Field>;
-type Nullable<T extends z.ZodType, O> = O extends { readonly nullable: true } ? z.ZodNullable<T> : T;
+type Nullable<T extends z.ZodType, O> = O extends { readonly nullable: true }
+  ? z.ZodNullable<T> | z.ZodUnion<[T, z.ZodNull]>
+  : T;
 type RecordType<F> =
   F extends Field<infer T, infer O>
     ? O extends { readonly record: infer R extends z.ZodType }
@@ -89,25 +91,23 @@ export type FilterShape<F extends Fields> = {
 };
 
 /**
- * `type.nullable()`, refused for a named component (`MileageUnits`): zod-to-openapi would make the component
- * itself nullable for every field that uses it, and OpenAPI 3.0 has no valid nullable `$ref`.
+ * `type.nullable()`, but a named component (`MileageUnits`) as a union with `null`: zod-to-openapi would
+ * otherwise make the component itself nullable for every field that uses it.
  */
 function nullable(type: z.ZodType): z.ZodType {
-  const name = getRefId(type);
-  if (name)
-    throw new Error(
-      `fieldTable: ${name} is a named component and cannot be nullable; declare the field with \`optional\` and a \`record\` type`,
-    );
-  return type.nullable();
+  return getRefId(type) ? z.union([type, z.null()]) : type.nullable();
 }
 
 /** The field's type with its nullability and its doc: what the record and both bodies start from. */
 function described({ type, options }: Field): z.ZodType {
   const base = options.nullable ? nullable(type) : type;
+  // The default in words, not OpenAPI's `default`: client generators (openapi-typescript) read that as
+  // "always present" and would make the field required in the create body.
+  const stored = options.default !== undefined ? `Defaults to \`${JSON.stringify(options.default)}\`.` : undefined;
+  const description = [options.doc, stored].filter(Boolean).join('. ').replace(/\.\. /, '. ');
   const meta = {
-    ...(options.doc ? { description: options.doc } : {}),
+    ...(description ? { description } : {}),
     ...(options.example !== undefined ? { example: options.example } : {}),
-    ...(options.default !== undefined ? { default: options.default } : {}),
   };
   // A named component keeps its own description: metadata here would rewrite the component everywhere.
   return Object.keys(meta).length > 0 && !getRefId(type) ? base.openapi(meta) : base;

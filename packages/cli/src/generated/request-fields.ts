@@ -122,8 +122,7 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
       "format": "uuid"
     },
     "content": {
-      "type": "object",
-      "nullable": true
+      "type": "object"
     }
   },
   "createCampaignSend": {
@@ -837,8 +836,7 @@ export const REQUEST_FIELDS: Record<string, Record<string, FieldSchema>> = {
       "format": "date-time"
     },
     "content": {
-      "type": "object",
-      "nullable": true
+      "type": "object"
     }
   },
   "updateCar": {

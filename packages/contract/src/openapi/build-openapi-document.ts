@@ -260,11 +260,13 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointDefinition, secur
 
 /**
  * zod-to-openapi writes a nullable union as `anyOf: [..., {nullable: true}]`, a `nullable` without a
- * `type` that OpenAPI 3.0 does not allow; the same meaning, valid, is `nullable` on each typed branch.
+ * `type` that OpenAPI 3.0 does not allow; the same meaning, valid, is `nullable` on each typed branch. A
+ * reference cannot carry `nullable` itself: it is wrapped (`allOf: [$ref]`) with the component's `type`
+ * beside it, and a union left with one branch is that branch.
  */
-function moveNullIntoBranches(node: unknown): void {
+function moveNullIntoBranches(node: unknown, components: Record<string, SchemaObject>): void {
   if (Array.isArray(node)) {
-    for (const item of node) moveNullIntoBranches(item);
+    for (const item of node) moveNullIntoBranches(item, components);
     return;
   }
   if (!node || typeof node !== 'object') return;
@@ -274,16 +276,28 @@ function moveNullIntoBranches(node: unknown): void {
     if (!Array.isArray(branches)) continue;
     const isBareNull = (b: unknown) => JSON.stringify(b) === '{"nullable":true}';
     if (!branches.some(isBareNull)) continue;
-    schema[key] = branches
+    const typed = branches
       .filter((b) => !isBareNull(b))
-      .map((b: Record<string, unknown>) => (b.$ref ? { allOf: [b], nullable: true } : { ...b, nullable: true }));
+      .map((b: Record<string, unknown>) =>
+        b.$ref ? nullableReference(b.$ref as string, components) : { ...b, nullable: true },
+      );
+    if (typed.length === 1) {
+      delete schema[key];
+      Object.assign(schema, typed[0], schema);
+    } else schema[key] = typed;
   }
   // `z.unknown()` alone (e.g. a record's values) comes out as the same bare `{nullable: true}`; `{}` is
   // OpenAPI 3.0's "any value, null included".
   for (const [key, value] of Object.entries(schema)) {
     if (JSON.stringify(value) === '{"nullable":true}') schema[key] = {};
-    else moveNullIntoBranches(value);
+    else moveNullIntoBranches(value, components);
   }
+}
+
+/** `$ref` or null: the component wrapped, with its `type` beside `nullable` as OpenAPI 3.0 asks. */
+function nullableReference(ref: string, components: Record<string, SchemaObject>): Record<string, unknown> {
+  const type = (components[ref.split('/').pop() as string] as { type?: unknown } | undefined)?.type;
+  return { ...(type ? { type } : {}), allOf: [{ $ref: ref }], nullable: true };
 }
 
 interface OperationObject {
@@ -370,7 +384,7 @@ export function buildOpenApiDocument(surface: Exclude<ApiSurface, 'public'> = 'v
   });
   if (document.components?.schemas) document.components.schemas = sortKeys(document.components.schemas);
   if (surface === 'v1') Object.assign(document, { 'x-vsf-extensions': [...SERVER_EXTENSIONS] });
-  moveNullIntoBranches(document);
+  moveNullIntoBranches(document, (document.components?.schemas ?? {}) as Record<string, SchemaObject>);
   addExamples(document, ordered);
   return document;
 }

@@ -117,7 +117,8 @@ export const V1CampaignContentStep = z
     order: z.number().int(),
     scheduledAt: Timestamp.nullable(),
     templateId: Uuid.nullable().openapi({ description: 'The template the content was copied from, if any' }),
-    content: StepContent.nullable(),
+    // A union, not `.nullable()`: that would make the `StepContent` component itself nullable.
+    content: z.union([StepContent, z.null()]),
     createdAt: Timestamp.nullable(),
     updatedAt: Timestamp.nullable(),
   })

@@ -45,7 +45,8 @@ export const V1Contact = z
     roleDescription: z.string().nullable(),
     isPrimary: z.boolean(),
     canAccessPortal: z.boolean(),
-    communicationPreferences: CommunicationPreferences.nullable(),
+    // A union, not `.nullable()`: that would make the component itself nullable everywhere.
+    communicationPreferences: z.union([CommunicationPreferences, z.null()]),
     createdAt: Timestamp.nullable(),
     updatedAt: Timestamp.nullable(),
   })
@@ -61,7 +62,7 @@ const contactFields = {
   roleDescription: LineText.nullable().optional(),
   isPrimary: z.boolean().optional(),
   canAccessPortal: z.boolean().optional(),
-  communicationPreferences: CommunicationPreferences.nullable().optional(),
+  communicationPreferences: z.union([CommunicationPreferences, z.null()]).optional(),
 };
 
 export const V1ContactCreate = z.strictObject({ customerId: Uuid, ...contactFields }).openapi('V1ContactCreate');

@@ -233,7 +233,7 @@ export type CommunicationPreferences = {
   contracts: boolean;
   socialEvents: boolean;
   marketing: boolean;
-} | null;
+};
 
 export type ContactRole = 'primary' | 'spouse' | 'child' | 'son' | 'daughter' | 'family_member' | 'bookkeeper' | 'vehicle_handler' | 'family_office' | 'accountant' | 'assistant' | 'collection_manager' | 'other';
 
@@ -273,7 +273,7 @@ export type StepContent = {
   body?: string | null;
   /** Up to 200000 characters. May be `null`. */
   htmlBody?: string | null;
-} | null;
+};
 
 /** An event scheduled for later. Scheduling never moves a car. */
 export type V1Appointment = {
@@ -576,7 +576,8 @@ export type V1CampaignContentStep = {
    * A UUID. May be `null`.
    */
   templateId: string | null;
-  content: StepContent;
+  /** May be `null`. */
+  content: StepContent | null;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
@@ -1275,7 +1276,8 @@ export type V1Contact = {
   roleDescription: string | null;
   isPrimary: boolean;
   canAccessPortal: boolean;
-  communicationPreferences: CommunicationPreferences;
+  /** May be `null`. */
+  communicationPreferences: CommunicationPreferences | null;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
@@ -1299,7 +1301,8 @@ export type V1ContactCreateParams = {
   roleDescription?: string | null | undefined;
   isPrimary?: boolean | undefined;
   canAccessPortal?: boolean | undefined;
-  communicationPreferences?: CommunicationPreferences | undefined;
+  /** May be `null`. */
+  communicationPreferences?: CommunicationPreferences | null | undefined;
 };
 
 /** The body's name in the contract: the same as `V1ContactCreateParams`. */
@@ -1320,7 +1323,8 @@ export type V1ContactUpdateParams = {
   roleDescription?: string | null | undefined;
   isPrimary?: boolean | undefined;
   canAccessPortal?: boolean | undefined;
-  communicationPreferences?: CommunicationPreferences | undefined;
+  /** May be `null`. */
+  communicationPreferences?: CommunicationPreferences | null | undefined;
 };
 
 /** The body's name in the contract: the same as `V1ContactUpdateParams`. */
@@ -1764,11 +1768,7 @@ export type V1Location = {
    * Up to 200 characters. May be `null`. Example: `"America/Chicago"`.
    */
   timezone: string | null;
-  /**
-   * `false` retires the location while keeping what refers to it
-   *
-   * Defaults to `true`.
-   */
+  /** `false` retires the location while keeping what refers to it. Defaults to `true`. */
   isActive: boolean;
   /**
    * Position in lists people see, lowest first
@@ -1813,11 +1813,7 @@ export type V1LocationCreateParams = {
    * Up to 200 characters. May be `null`. Example: `"America/Chicago"`.
    */
   timezone?: string | null | undefined;
-  /**
-   * `false` retires the location while keeping what refers to it
-   *
-   * Defaults to `true`.
-   */
+  /** `false` retires the location while keeping what refers to it. Defaults to `true`. */
   isActive?: boolean | undefined;
   /**
    * Position in lists people see, lowest first
@@ -1861,11 +1857,7 @@ export type V1LocationUpdateParams = {
    * Up to 200 characters. May be `null`. Example: `"America/Chicago"`.
    */
   timezone?: string | null | undefined;
-  /**
-   * `false` retires the location while keeping what refers to it
-   *
-   * Defaults to `true`.
-   */
+  /** `false` retires the location while keeping what refers to it. Defaults to `true`. */
   isActive?: boolean | undefined;
   /**
    * Position in lists people see, lowest first
@@ -2208,11 +2200,7 @@ export type V1SocialAccount = {
    * Up to 2048 characters. An absolute URL. May be `null`.
    */
   profileUrl: string | null;
-  /**
-   * An inactive account refuses new posts and publishing
-   *
-   * Defaults to `true`.
-   */
+  /** An inactive account refuses new posts and publishing. Defaults to `true`. */
   isActive: boolean;
   /** An ISO 8601 timestamp with a timezone offset. May be `null`. */
   createdAt: string | null;
@@ -2240,11 +2228,7 @@ export type V1SocialAccountCreateParams = {
    * Up to 2048 characters. An absolute URL. May be `null`.
    */
   profileUrl?: string | null | undefined;
-  /**
-   * An inactive account refuses new posts and publishing
-   *
-   * Defaults to `true`.
-   */
+  /** An inactive account refuses new posts and publishing. Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
@@ -2271,11 +2255,7 @@ export type V1SocialAccountUpdateParams = {
    * Up to 2048 characters. An absolute URL. May be `null`.
    */
   profileUrl?: string | null | undefined;
-  /**
-   * An inactive account refuses new posts and publishing
-   *
-   * Defaults to `true`.
-   */
+  /** An inactive account refuses new posts and publishing. Defaults to `true`. */
   isActive?: boolean | undefined;
 };
 
