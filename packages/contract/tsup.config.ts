@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup';
-import { publishedBuild } from '../../scripts/tsup-published.js';
+import { publishedBuild } from '../../config/tsup-published.js';
 
 export default defineConfig({
   ...publishedBuild,

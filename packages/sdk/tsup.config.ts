@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
-import { publishedBuild } from '../../scripts/tsup-published.js';
+import { publishedBuild } from '../../config/tsup-published.js';
 
 // The User-Agent's version is generated (src/generated/constants.ts) rather than imported from package.json, which
 // a bundle would carry whole; a release that bumped the version without `pnpm generate` must not build.

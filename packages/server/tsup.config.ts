@@ -1,7 +1,7 @@
 import { cpSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
-import { NODE_SHEBANG, stripSourceShebang } from '../../scripts/tsup-node-bin.js';
-import { publishedBuild } from '../../scripts/tsup-published.js';
+import { NODE_SHEBANG, stripSourceShebang } from '../../config/tsup-node-bin.js';
+import { publishedBuild } from '../../config/tsup-published.js';
 
 const shared: Options = {
   ...publishedBuild,
@@ -32,7 +32,7 @@ export default defineConfig([
     clean: true,
     onSuccess: copyAdminAssets('', 'testing/'),
   },
-  // The `vsf-server` bin: ES module only, run by Node (see scripts/tsup-node-bin.mjs).
+  // The `vsf-server` bin: ES module only, run by Node (see config/tsup-node-bin.ts).
   {
     ...shared,
     entry: { 'bin/vsf-server': 'src/bin/vsf-server.ts' },

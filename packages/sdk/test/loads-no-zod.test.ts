@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isContract, isZod, modulesLoadedBy } from '../../../scripts/test-support/modules-loaded-by.js';
+import { isContract, isZod, modulesLoadedBy } from '../../../config/test-support/modules-loaded-by.js';
 
 describe('loading the SDK', () => {
   it('loads no zod and nothing of the contract', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isContract, isZod, modulesLoadedBy } from '../../../scripts/test-support/modules-loaded-by.js';
+import { isContract, isZod, modulesLoadedBy } from '../../../config/test-support/modules-loaded-by.js';
 
 describe('loading the sync', () => {
   it('loads no zod and no contract module: its resources are a generated table', () => {
