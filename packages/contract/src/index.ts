@@ -19,5 +19,6 @@ export * from './record-columns.js';
 export type * from './resource-endpoint-types.js';
 export * from './scope-check.js';
 export * from './scopes.js';
+export * from './sorted-keys.js';
 export * from './standard-resources.js';
 export * from './validation-details.js';

@@ -1,3 +1,4 @@
+import { sortedKeys } from '@vsf/contract';
 import { MockHttpError } from './mock-errors.js';
 
 /** How long a stored response replays, as on the server. */
@@ -14,16 +15,5 @@ export function validateIdempotencyKey(key: string): void {
 
 /** What makes two requests "the same": the query string and the body, key order aside (request-fingerprint.ts). */
 export function fingerprint(query: string, body: unknown): string {
-  const canonical = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(canonical);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.keys(value)
-          .sort()
-          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-      );
-    }
-    return value;
-  };
-  return JSON.stringify([query, canonical(body ?? null)]);
+  return JSON.stringify([query, sortedKeys(body ?? null)]);
 }

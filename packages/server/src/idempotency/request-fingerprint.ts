@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sortedKeys } from '@vsf/contract';
 
 const VERSION = 'v2:';
 
@@ -55,18 +56,7 @@ export function fingerprintMatches(stored: string, query: string, body: unknown)
 }
 
 function legacyFingerprint(query: string, body: unknown): string {
-  const canonical = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(canonical);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.keys(value)
-          .sort()
-          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-      );
-    }
-    return value;
-  };
   return createHash('sha256')
-    .update(JSON.stringify([query, canonical(body ?? null)]))
+    .update(JSON.stringify([query, sortedKeys(body ?? null)]))
     .digest('hex');
 }
