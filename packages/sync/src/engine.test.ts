@@ -25,11 +25,12 @@ function serverWith(count: number): SpecOnlyServer {
 /**
  * A run over 650 locations that fails at page `failPage`, and `resume`: the next run, with the page back.
  */
-async function interruptedRun(failPage: number) {
+async function interruptedRun(failPage: number, pageDelayMs = 0) {
   const server = serverWith(650);
   let failing: number | undefined = failPage;
   const source: PageSource = {
     async fetchPage(resource, request) {
+      if (pageDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, pageDelayMs));
       if (request.page === failing) throw new Error(`page ${request.page} is unavailable`);
       return server.fetchPage(resource, request);
     },
@@ -121,6 +122,14 @@ describe('sync engine against a spec-only server', () => {
     // Pages 3 and 4 of the interrupted run, then one page of catch-up since its start.
     expect(resumed.resources[0]).toMatchObject({ status: 'completed', resumed: true, pages: 3 });
     await expectMirrorOf(server, sink);
+    await sink.close();
+  });
+
+  it('reports how long a resumed run took, its catch-up included (not 0 ms)', async () => {
+    const { sink, resume } = await interruptedRun(2, 25);
+    const resumed = await resume();
+    // At least the resumed pages and the catch-up's, 25 ms each.
+    expect(resumed.resources[0]?.durationMs).toBeGreaterThanOrEqual(50);
     await sink.close();
   });
 

@@ -200,10 +200,12 @@ export async function syncResource(
   });
 }
 
-/** The summary of a resumed run followed by its incremental catch-up, reported as one. */
+/**
+ * The summary of a resumed run followed by its incremental catch-up, reported as one: written into the
+ * run's own summary, whose duration summariseRun sets last (a copy would report 0 ms).
+ */
 function withCatchUp(resumed: ResourceSummary, catchUp: ResourceSummary): ResourceSummary {
-  return {
-    ...resumed,
+  return Object.assign(resumed, {
     status: catchUp.status,
     pages: resumed.pages + catchUp.pages,
     upserted: resumed.upserted + catchUp.upserted,
@@ -212,7 +214,7 @@ function withCatchUp(resumed: ResourceSummary, catchUp: ResourceSummary): Resour
     retries: resumed.retries + catchUp.retries,
     watermark: catchUp.watermark ?? resumed.watermark,
     ...(catchUp.error ? { error: catchUp.error } : {}),
-  };
+  });
 }
 
 async function runPages(
