@@ -33,7 +33,9 @@ afterAll(async () => {
 /** The `vsf …` lines of the sh blocks in the README's sync walkthrough, comments removed. */
 function walkthroughCommands(): string[][] {
   const readme = readFileSync(join(import.meta.dirname, '../../packages/cli/README.md'), 'utf8');
-  const section = readme.slice(readme.search(/\*\*\d+\. Sync\*\*/), readme.indexOf('## Conventions'));
+  const start = readme.search(/\*\*\d+\. Sync\*\*/);
+  // To the next section's heading: the walkthrough's last step.
+  const section = readme.slice(start, readme.indexOf('\n## ', start));
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
   return blocks
     .flatMap((block) => block.split('\n'))
