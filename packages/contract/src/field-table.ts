@@ -126,7 +126,16 @@ function createType(f: Field): z.ZodType {
 
 /** A query string holds text: a boolean filter is read as `true`/`false`, and `?vin=` (empty) is refused. */
 function filterType({ type, options }: Field): z.ZodType {
-  const base = type instanceof z.ZodBoolean ? QueryBoolean : type instanceof z.ZodString ? type.min(1) : type;
+  // An id is filtered by a plain UUID: the field's example id would be filled in by "try it out" in /docs
+  // and filter everything away.
+  const base =
+    type instanceof z.ZodBoolean
+      ? QueryBoolean
+      : type instanceof z.ZodUUID
+        ? z.uuid()
+        : type instanceof z.ZodString
+          ? type.min(1)
+          : type;
   // A named component (an enum) is referred to as it is: a description beside it would make it `X & unknown`.
   return getRefId(type) ? base.optional() : base.optional().openapi({ description: options.filter as string });
 }
