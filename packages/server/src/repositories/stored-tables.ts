@@ -1,4 +1,4 @@
-import { type V1EventType, V1RsvpOption } from '@vsf/contract';
+import { type V1EventType, V1RsvpOption, type V1Webhook } from '@vsf/contract';
 import { TeamScopedTable } from './team-scoped-table.js';
 
 // The tables that are not a contract record stored as is: rows with columns the API does not show, or
@@ -73,14 +73,7 @@ export const marketingAssetsTable = TeamScopedTable.ofRow<MarketingAssetRow>('ma
 export const rsvpOptionsTable = TeamScopedTable.of<V1RsvpOption>('social_event_rsvp_options', V1RsvpOption);
 
 /** A webhook endpoint as stored (migration 025): the record the API shows, and what it never shows. */
-export interface WebhookRow {
-  id: string;
-  teamId: string;
-  url: string;
-  description: string | null;
-  eventTypes: string[];
-  enabled: boolean;
-  disabledReason: string | null;
+export interface WebhookRow extends Omit<V1Webhook, 'createdAt' | 'updatedAt'> {
   /** The signing secret, shown once, in the create response. */
   secret: string;
   /** The read scopes of the key that created it: the events it may be sent. */
