@@ -10,6 +10,7 @@ import {
   watchWebhookTeams,
 } from '../repositories/webhook-deliveries.js';
 import type { FeedWake } from '../services/feed-wake.js';
+import { EarliestTimer } from './earliest-timer.js';
 import { effectiveReadScopes, missingScopeForEvent } from './event-read-scopes.js';
 import { postWebhook } from './post-webhook.js';
 import { describeDuration, retryDelayMs } from './retry-schedule.js';
@@ -46,7 +47,8 @@ export interface PassResult {
  * share and nothing of anyone else's.
  */
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | undefined;
+  /** The next pass: a wake-up's "now" is never pushed back by a pass that ends after it. */
+  private readonly next = new EarliestTimer();
   private passing: Promise<void> | undefined;
   /** A wake-up came while a pass ran: run another as soon as it ends. */
   private again = false;
@@ -92,7 +94,7 @@ export class WebhookDispatcher {
     this.running = false;
     this.stopWaking?.();
     this.stopWaking = undefined;
-    clearTimeout(this.timer);
+    this.next.cancel();
     this.stopping.abort();
     await this.passing;
     await Promise.all(this.inFlight);
@@ -102,9 +104,8 @@ export class WebhookDispatcher {
 
   private schedule(delay: number): void {
     if (!this.running) return;
-    clearTimeout(this.timer);
     const generation = this.generation;
-    this.timer = setTimeout(() => void this.tick(generation), delay);
+    this.next.at(delay, () => void this.tick(generation));
   }
 
   private async tick(generation: number): Promise<void> {
