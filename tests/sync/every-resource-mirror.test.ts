@@ -10,14 +10,14 @@ import { ALL_SCOPES, standardResources } from '@vsf/contract';
 import { VsfClient } from '@vsf/sdk';
 import { startTestServer, type TestServer } from '@vsf/server/testing';
 import { openSink, sdkPageSource, sync, syncableResources, verify } from '@vsf/sync';
-import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiCaller, apiCaller } from '../../packages/server/test/support/api-caller.js';
 import { createWorld, endpointFixtures, fillIds } from '../../packages/server/test/support/endpoint-fixtures.js';
+import { postgresMirrorSchemas } from '../support/postgres-mirror-schemas.js';
 
 const PG = process.env.TEST_DATABASE_URL;
 const dir = mkdtempSync(join(tmpdir(), 'vsf-every-'));
-const schemas: string[] = [];
+const postgresSinkUrl = postgresMirrorSchemas('vsf_every');
 let server: TestServer;
 let api: ApiCaller;
 let client: VsfClient;
@@ -40,21 +40,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
-  if (!PG || schemas.length === 0) return;
-  const db = knex({ client: 'pg', connection: PG });
-  for (const schema of schemas) await db.raw(`drop schema if exists ${schema} cascade`);
-  await db.destroy();
 });
 
 async function sinkUrl(kind: string): Promise<string> {
   if (kind === 'sqlite') return `sqlite:${join(dir, `every-${Math.random()}.db`)}`;
   if (kind === 'jsonl') return `jsonl:${join(dir, `every-${Math.random()}`)}`;
-  const schema = `vsf_every_${Math.random().toString(36).slice(2, 10)}`;
-  const db = knex({ client: 'pg', connection: PG as string });
-  await db.raw(`create schema ${schema}`);
-  await db.destroy();
-  schemas.push(schema);
-  return `${PG}${(PG as string).includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+  return postgresSinkUrl();
 }
 
 /** One more record of every kind that can be deleted, to delete once the mirror holds it. */

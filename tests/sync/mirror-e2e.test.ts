@@ -15,8 +15,8 @@ import {
   sync,
   verify,
 } from '@vsf/sync';
-import knex from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { postgresMirrorSchemas } from '../support/postgres-mirror-schemas.js';
 
 let server: TestServer;
 let client: VsfClient;
@@ -91,24 +91,8 @@ async function seed(n: number) {
 }
 
 const PG = process.env.TEST_DATABASE_URL;
-const schemas: string[] = [];
-
 /** A PostgreSQL sink URL in a schema of its own: the test database also holds the server's tables. */
-async function postgresSinkUrl(): Promise<string> {
-  const schema = `vsf_sync_test_${Math.random().toString(36).slice(2, 10)}`;
-  const db = knex({ client: 'pg', connection: PG as string });
-  await db.raw(`create schema ${schema}`);
-  await db.destroy();
-  schemas.push(schema);
-  return `${PG}${(PG as string).includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
-}
-
-afterAll(async () => {
-  if (!PG || schemas.length === 0) return;
-  const db = knex({ client: 'pg', connection: PG });
-  for (const schema of schemas) await db.raw(`drop schema if exists ${schema} cascade`);
-  await db.destroy();
-});
+const postgresSinkUrl = postgresMirrorSchemas('vsf_sync_test');
 
 // One conformance suite for every sink; PostgreSQL joins when TEST_DATABASE_URL is set.
 describe.each(['sqlite', 'jsonl', ...(PG ? ['postgres'] : [])])(

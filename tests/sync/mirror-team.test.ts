@@ -13,9 +13,9 @@ import {
   selectResources,
   sync,
 } from '@vsf/sync';
-import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVsf } from '../cli/support/run-vsf.js';
+import { postgresMirrorSchemas } from '../support/postgres-mirror-schemas.js';
 
 // A mirror holds one team's records. A run with another team's key into it, by the events feed (read from
 // the first team's cursor) or by lists, is refused before it writes anything: the mirror stays the first
@@ -25,7 +25,7 @@ const names = ['cars', 'customers', 'locations'];
 const resources = selectResources(names);
 const locations = selectResources(['locations'])[0] as ResourceSpec;
 const PG = process.env.TEST_DATABASE_URL;
-const schemas: string[] = [];
+const postgresSinkUrl = postgresMirrorSchemas('vsf_team_test');
 let server: TestServer;
 
 beforeAll(async () => {
@@ -34,10 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   rmSync(home, { recursive: true, force: true });
-  if (!PG || schemas.length === 0) return;
-  const db = knex({ client: 'pg', connection: PG });
-  for (const schema of schemas) await db.raw(`drop schema if exists ${schema} cascade`);
-  await db.destroy();
 });
 
 async function newTeam() {
@@ -67,12 +63,7 @@ async function snapshot(sink: Sink) {
 async function sinkUrl(kind: string): Promise<string> {
   if (kind === 'sqlite') return `sqlite:${join(home, `${Math.random()}.db`)}`;
   if (kind === 'jsonl') return `jsonl:${join(home, `jsonl-${Math.random()}`)}`;
-  const schema = `vsf_team_test_${Math.random().toString(36).slice(2, 10)}`;
-  const db = knex({ client: 'pg', connection: PG as string });
-  await db.raw(`create schema ${schema}`);
-  await db.destroy();
-  schemas.push(schema);
-  return `${PG}${(PG as string).includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+  return postgresSinkUrl();
 }
 
 const runs: [string, { other: number; useFeed: boolean; resynced: boolean }][] = [
