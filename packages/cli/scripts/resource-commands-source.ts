@@ -1,10 +1,8 @@
 // The text of src/generated/resource-commands.ts: every standard resource of the team API as the CLI's
 // generic commands need it (command path, operations, path parameters, table columns), read off the
 // contract. `pnpm generate` writes it; src/generated/resource-commands.test.ts fails when it is stale.
-import { pluralOf, recordColumns, type StandardResource, standardResources } from '@vsf/contract';
+import { lowerInitial, pluralOf, recordColumns, type StandardResource, standardResources } from '@vsf/contract';
 
-/** `Parking zone` → `parking zone`; an acronym (`RSVP option`) keeps its capitals. */
-const lowerInitial = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text);
 const kebab = (word: string) => word.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const OPERATIONS = ['list', 'get', 'create', 'update', 'delete'] as const;
 const SKIPPED_COLUMNS = new Set(['id', 'teamId', 'createdAt', 'updatedAt']);

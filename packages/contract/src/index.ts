@@ -17,6 +17,7 @@ export * from './placement-rules.js';
 export * from './plural.js';
 export * from './record-columns.js';
 export type * from './resource-endpoint-types.js';
+export { lowerInitial } from './resource-wording.js';
 export * from './scope-check.js';
 export * from './scopes.js';
 export * from './sorted-keys.js';

@@ -1,4 +1,4 @@
-import { pluralOf, SCOPE_RESOURCES, type ScopeResource, standardResources } from '@vsf/contract';
+import { lowerInitial, pluralOf, SCOPE_RESOURCES, type ScopeResource, standardResources } from '@vsf/contract';
 
 /** What a scope grants besides its resources' records, where the spec's scope table says more. */
 const ALSO: Partial<Record<ScopeResource, string>> = {
@@ -8,10 +8,6 @@ const ALSO: Partial<Record<ScopeResource, string>> = {
   'social-events': 'read also covers the marketing calendar',
   webhooks: 'read also lists their delivery logs; an endpoint delivers only events its creator could read',
 };
-
-/** `Parking zone` → `parking zones`; an acronym keeps its capitals (`RSVP options`). */
-const pluralWords = (label: string) =>
-  pluralOf(/^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label);
 
 /** `a, b and c`. */
 const sentence = (items: string[]) =>
@@ -27,7 +23,7 @@ function recordsOf(scope: ScopeResource): string[] {
       })
       // A parent before what nests in it: `Social events, RSVP options, …`, `Threads and messages`.
       .sort((a, b) => a.namespace.split('.').length - b.namespace.split('.').length)
-      .map((resource) => pluralWords(resource.label))
+      .map((resource) => pluralOf(lowerInitial(resource.label)))
   );
 }
 
