@@ -1,4 +1,4 @@
-import type { MediaRow } from '../repositories/facility-tables.js';
+import type { MediaRow } from '../repositories/tables.js';
 
 /** Percent-encodes a header parameter value, including the characters encodeURIComponent leaves. */
 const rfc5987 = (value: string) =>

@@ -1,6 +1,6 @@
 import { mediaIdOf } from '@vsf/contract';
 import { type ValidationDetail, validationFailed } from '../errors/api-http-error.js';
-import { mediaTable } from '../repositories/facility-tables.js';
+import { mediaTable } from '../repositories/tables.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
 
 /**

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type PlacementTarget, placementFromCarFields as placementOfCarFields, type RefuseField } from '@vsf/contract';
 import { conflict, forbidden, notFound, validationFailed } from '../errors/api-http-error.js';
-import { parkingAssignmentsTable, parkingSpotsTable, parkingZonesTable } from '../repositories/facility-tables.js';
-import { carsTable } from '../repositories/tables.js';
+import { carsTable, parkingAssignmentsTable, parkingSpotsTable, parkingZonesTable } from '../repositories/tables.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
 import { mapConflicts } from './standard/constraint-conflicts.js';
 

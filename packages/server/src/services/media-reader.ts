@@ -1,5 +1,5 @@
 import { notFound } from '../errors/api-http-error.js';
-import { type MediaRow, mediaTable } from '../repositories/facility-tables.js';
+import { type MediaRow, mediaTable } from '../repositories/tables.js';
 import type { MediaDeps } from './service-deps.js';
 
 /** Reads stored media (car photos, marketing assets) by id for `GET /api/media/{mediaId}`. */

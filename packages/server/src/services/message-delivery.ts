@@ -6,8 +6,7 @@ import type {
   MessagingProviders,
   OutboundMessage,
 } from '../providers/messaging/delivery-provider.js';
-import { messagesTable, threadsTable } from '../repositories/communication-tables.js';
-import { mediaTable } from '../repositories/facility-tables.js';
+import { mediaTable, messagesTable, threadsTable } from '../repositories/tables.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
 
 export interface DeliveryDeps {

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { createAppointment, EndpointBody, updateAppointment, V1Appointment } from '@vsf/contract';
 import { type ValidationDetail, validationFailed } from '../../errors/api-http-error.js';
-import { appointmentsTable, appointmentTypesTable } from '../../repositories/facility-tables.js';
-import { type EventTypeRow, eventTypesTable } from '../../repositories/tables.js';
+import {
+  appointmentsTable,
+  appointmentTypesTable,
+  type EventTypeRow,
+  eventTypesTable,
+} from '../../repositories/tables.js';
 import type { Executor } from '../../repositories/team-scoped-table.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { compareTime } from '../standard/list-filters.js';

@@ -1,6 +1,6 @@
 import type { EndpointBody, updateAssetFolder, V1AssetFolder } from '@vsf/contract';
 import { conflict, validationFailed } from '../../errors/api-http-error.js';
-import { assetFoldersTable, marketingAssetsTable } from '../../repositories/engagement-tables.js';
+import { assetFoldersTable, marketingAssetsTable } from '../../repositories/tables.js';
 import type { Executor } from '../../repositories/team-scoped-table.js';
 import { checkReferences, type Reference } from '../check-references.js';
 import type { ServiceDeps } from '../service-deps.js';

@@ -7,7 +7,7 @@ import type {
   V1CampaignContentStep,
 } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
-import { contentStepsTable, templatesTable } from '../../repositories/campaign-tables.js';
+import { contentStepsTable, templatesTable } from '../../repositories/tables.js';
 import type { AuthContext } from '../auth-service.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { createCampaignSend, EndpointBody, V1CampaignContentStep, V1CampaignSend } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
-import { audiencesTable, campaignSendsTable, contentStepsTable } from '../../repositories/campaign-tables.js';
-import { messagesTable } from '../../repositories/communication-tables.js';
+import { audiencesTable, campaignSendsTable, contentStepsTable, messagesTable } from '../../repositories/tables.js';
 import { resolveAudience } from '../campaign-audience-query.js';
 import { type DeliveryDeps, deliverMessage } from '../message-delivery.js';
 import { renderedStepProblems, renderStepFor } from '../render-step.js';

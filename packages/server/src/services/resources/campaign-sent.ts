@@ -1,6 +1,6 @@
 import type { V1CampaignSend } from '@vsf/contract';
 import { conflict } from '../../errors/api-http-error.js';
-import { campaignSendsTable } from '../../repositories/campaign-tables.js';
+import { campaignSendsTable } from '../../repositories/tables.js';
 import type { Executor } from '../../repositories/team-scoped-table.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { EndpointBody, updateCampaign, V1Campaign } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
-import { audiencesTable, contentStepsTable } from '../../repositories/campaign-tables.js';
+import { audiencesTable, contentStepsTable } from '../../repositories/tables.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { type Body, TeamResource } from '../standard/team-resource.js';
 import { refuseIfSent } from './campaign-sent.js';

@@ -8,8 +8,7 @@ import {
   type V1CarEvent,
 } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
-import { carEventsTable } from '../../repositories/facility-tables.js';
-import { eventTypesTable } from '../../repositories/tables.js';
+import { carEventsTable, eventTypesTable } from '../../repositories/tables.js';
 import { applyPlacement, heldFieldScopesOr403, lockCar, planPlacement, refuseField } from '../car-placement.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';

@@ -3,7 +3,7 @@ import type { createCarPhoto, EndpointBody, V1CarPhoto } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
 import { readImageUpload } from '../../media/image-upload.js';
 import { storeThenRecord } from '../../media/stored-blob.js';
-import { appointmentsTable, carEventsTable, type MediaRow, mediaTable } from '../../repositories/facility-tables.js';
+import { appointmentsTable, carEventsTable, type MediaRow, mediaTable } from '../../repositories/tables.js';
 import type { MediaDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
 

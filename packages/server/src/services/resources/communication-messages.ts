@@ -10,8 +10,7 @@ import type {
 } from '@vsf/contract';
 import { conflict, validationFailed } from '../../errors/api-http-error.js';
 import { checkTeamMediaUrls } from '../../media/team-media-urls.js';
-import { messagesTable, threadsTable } from '../../repositories/communication-tables.js';
-import { customersTable } from '../../repositories/tables.js';
+import { customersTable, messagesTable, threadsTable } from '../../repositories/tables.js';
 import { type DeliveryDeps, deliverMessage } from '../message-delivery.js';
 import { messageSendProblems, type SendableContent } from '../send-readiness.js';
 import { TeamResource } from '../standard/team-resource.js';

@@ -9,8 +9,7 @@ import type {
 } from '@vsf/contract';
 import { V1CustomerCreate } from '@vsf/contract';
 import { conflict, validationFailed } from '../../errors/api-http-error.js';
-import { formSubmissionsTable } from '../../repositories/engagement-tables.js';
-import { customersTable } from '../../repositories/tables.js';
+import { customersTable, formSubmissionsTable } from '../../repositories/tables.js';
 import type { Executor } from '../../repositories/team-scoped-table.js';
 import { firstAnswerOfType, formValueProblems } from '../form-values.js';
 import type { ServiceDeps } from '../service-deps.js';

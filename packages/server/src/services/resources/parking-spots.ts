@@ -1,7 +1,6 @@
 import type { V1ParkingSpot } from '@vsf/contract';
 import { conflict } from '../../errors/api-http-error.js';
-import { parkingSpotsTable } from '../../repositories/facility-tables.js';
-import { carsTable } from '../../repositories/tables.js';
+import { carsTable, parkingSpotsTable } from '../../repositories/tables.js';
 import type { Changes, Executor } from '../../repositories/team-scoped-table.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { mapConflicts } from '../standard/constraint-conflicts.js';

@@ -1,5 +1,5 @@
 import type { EndpointBody, updateSocialAccount, V1SocialAccount } from '@vsf/contract';
-import { socialAccountsTable, socialPostsTable } from '../../repositories/engagement-tables.js';
+import { socialAccountsTable, socialPostsTable } from '../../repositories/tables.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { mapConflicts } from '../standard/constraint-conflicts.js';
 import { TeamResource } from '../standard/team-resource.js';

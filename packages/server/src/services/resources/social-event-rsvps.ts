@@ -1,6 +1,6 @@
 import type { createSocialEventRsvp, EndpointBody, updateSocialEventRsvp, V1SocialEventRsvp } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
-import { invitesTable, rsvpOptionsTable } from '../../repositories/engagement-tables.js';
+import { invitesTable, rsvpOptionsTable } from '../../repositories/tables.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
 import { type Guest, guestOf } from './event-guest.js';

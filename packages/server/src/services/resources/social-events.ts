@@ -1,6 +1,6 @@
 import type { EndpointBody, updateSocialEvent, V1SocialEvent } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
-import { invitesTable, rsvpOptionsTable, rsvpsTable, socialEventsTable } from '../../repositories/engagement-tables.js';
+import { invitesTable, rsvpOptionsTable, rsvpsTable, socialEventsTable } from '../../repositories/tables.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { compareTime } from '../standard/list-filters.js';
 import { type Body, TeamResource } from '../standard/team-resource.js';

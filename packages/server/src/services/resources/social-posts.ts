@@ -3,7 +3,7 @@ import type { createSocialPost, EndpointBody, updateSocialPost, V1SocialAccount,
 import { conflict, validationFailed } from '../../errors/api-http-error.js';
 import { checkTeamMediaUrls } from '../../media/team-media-urls.js';
 import type { SocialProvider } from '../../providers/social/social-provider.js';
-import { socialAccountsTable, socialPostsTable } from '../../repositories/engagement-tables.js';
+import { socialAccountsTable, socialPostsTable } from '../../repositories/tables.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { compareTime } from '../standard/list-filters.js';
 import { TeamResource } from '../standard/team-resource.js';

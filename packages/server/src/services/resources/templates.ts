@@ -1,6 +1,6 @@
 import type { createTemplate, EndpointBody, updateTemplate, V1Template } from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
-import { contentStepsTable } from '../../repositories/campaign-tables.js';
+import { contentStepsTable } from '../../repositories/tables.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { TeamResource } from '../standard/team-resource.js';
 import { variablesIn } from '../template-variables.js';
