@@ -83,14 +83,7 @@ export class AuthService {
     const credentials = await this.credentials(parsed.prefix);
     if (!credentials || !secretMatches(parsed.secret, credentials.secretHash)) throw unauthorized('Invalid API key');
     const { key } = credentials;
-    const now = this.deps.now();
-    checkUsable({ ...key, teamApiEnabled: credentials.teamApiEnabled }, now);
-    // last_used_at is kept to the minute: skip the write (a round trip on every request) when the row
-    // just read says it is fresh. The UPDATE re-checks, so concurrent requests still write once.
-    if (lastUseIsStale(key.lastUsedAt, now)) {
-      await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now, LAST_USED_RESOLUTION_MS);
-      this.deps.keyCache?.touch(key.prefix, now.toISOString());
-    }
+    await this.admit({ ...key, teamApiEnabled: credentials.teamApiEnabled }, (now) => this.recordKeyUse(key, now));
     return {
       teamId: key.teamId,
       keyId: key.id,
@@ -101,6 +94,30 @@ export class AuthService {
       createdAt: key.createdAt,
       kind: 'key',
     };
+  }
+
+  /**
+   * Refuses a known credential that is not usable now, then records its use. last_used_at is kept to the
+   * minute: the write (a round trip on every request) is skipped when the row just read says it is fresh,
+   * and the UPDATE re-checks, so concurrent requests still write once.
+   */
+  private async admit(
+    credential: Parameters<typeof checkUsable>[0] & { lastUsedAt: string | null },
+    recordUse: (now: Date) => Promise<void>,
+  ): Promise<void> {
+    const now = this.deps.now();
+    checkUsable(credential, now);
+    if (lastUseIsStale(credential.lastUsedAt, now)) await recordUse(now);
+  }
+
+  private async recordKeyUse(key: { id: string; prefix: string }, now: Date): Promise<void> {
+    await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now, LAST_USED_RESOLUTION_MS);
+    this.deps.keyCache?.touch(key.prefix, now.toISOString());
+  }
+
+  private async recordGrantUse(grantId: string, now: Date): Promise<void> {
+    await oauthRepository.touchGrant(this.deps.db, grantId, now, LAST_USED_RESOLUTION_MS);
+    this.deps.keyCache?.touchGrant(grantId, now.toISOString());
   }
 
   /** A token's grant, member, team and client, from the verified-credential cache when it holds them. */
@@ -123,12 +140,7 @@ export class AuthService {
   private async authenticateAccessToken(token: string): Promise<AuthContext> {
     const credentials = await this.tokenCredentials(secretHash(token));
     if (credentials?.kind !== 'access') throw unauthorized('Invalid API key');
-    const now = this.deps.now();
-    checkUsable(credentials, now);
-    if (lastUseIsStale(credentials.lastUsedAt, now)) {
-      await oauthRepository.touchGrant(this.deps.db, credentials.grantId, now, LAST_USED_RESOLUTION_MS);
-      this.deps.keyCache?.touchGrant(credentials.grantId, now.toISOString());
-    }
+    await this.admit(credentials, (now) => this.recordGrantUse(credentials.grantId, now));
     return {
       teamId: credentials.teamId,
       keyId: credentials.grantId,
