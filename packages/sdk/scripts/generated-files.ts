@@ -24,32 +24,41 @@ function imageTypeModule(): string {
   return `${HEADER}\n// A copy of @vsf/contract/image-type.\n${source}`;
 }
 
+/** Where each surface's client takes its credential and base URL when its options leave them out. */
+const SURFACE_DEFAULTS = {
+  api: { option: 'apiKey', env: 'VSF_API_KEY', baseUrlEnv: 'VSF_BASE_URL', describe: 'API key' },
+  admin: { option: 'adminToken', env: 'VSF_ADMIN_TOKEN', baseUrlEnv: 'VSF_ADMIN_URL', describe: 'admin token' },
+} as const;
+
+/** A surface's client class, its module (`vsf-client`) and its route table (`apiEndpoints` in `api-endpoints`). */
+function clientSpec(
+  className: string,
+  surface: keyof typeof SURFACE_DEFAULTS,
+  endpoints: ClientSpec['endpoints'],
+  types: ClientSpec['types'],
+  optionsType: string,
+): ClientSpec {
+  const { option, env, baseUrlEnv, describe } = SURFACE_DEFAULTS[surface];
+  const defaults = `{ envName: '${env}', baseUrlEnv: '${baseUrlEnv}', defaultBaseUrl: 'http://localhost:3000/${surface}/v1', describe: '${describe}' }`;
+  return {
+    className,
+    module: className.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase(),
+    routes: { name: `${surface}Endpoints`, module: `${surface}-endpoints` },
+    endpoints,
+    types,
+    optionsType,
+    extensionsDir,
+    constructorBody: `super({ ...options, credential: options.${option} }, ${defaults});`,
+  };
+}
+
 /** Every generated file of the SDK: path relative to the package → contents. */
 export function generatedFiles(): Record<string, string> {
   const documents = [buildOpenApiDocument('v1'), buildOpenApiDocument('admin')] as unknown as OpenApiDocument[];
   const types = renderTypes(documents, { ...apiEndpoints, ...adminEndpoints }, isEnvelope);
-  const api: ClientSpec = {
-    className: 'VsfClient',
-    module: 'vsf-client',
-    endpoints: apiEndpoints,
-    routes: { name: 'apiEndpoints', module: 'api-endpoints' },
-    types: types.operations,
-    optionsType: 'ClientOptions',
-    extensionsDir,
-    constructorBody:
-      "super({ ...options, credential: options.apiKey }, { envName: 'VSF_API_KEY', baseUrlEnv: 'VSF_BASE_URL', defaultBaseUrl: 'http://localhost:3000/api/v1', describe: 'API key' });",
-  };
-  const admin: ClientSpec = {
-    className: 'VsfAdminClient',
-    module: 'vsf-admin-client',
-    endpoints: adminEndpoints,
-    routes: { name: 'adminEndpoints', module: 'admin-endpoints' },
-    types: types.operations,
-    optionsType: "Omit<ClientOptions, 'apiKey' | 'authHeader'> & { adminToken?: string | undefined }",
-    extensionsDir,
-    constructorBody:
-      "super({ ...options, credential: options.adminToken }, { envName: 'VSF_ADMIN_TOKEN', baseUrlEnv: 'VSF_ADMIN_URL', defaultBaseUrl: 'http://localhost:3000/admin/v1', describe: 'admin token' });",
-  };
+  const api = clientSpec('VsfClient', 'api', apiEndpoints, types.operations, 'ClientOptions');
+  const adminOptions = "Omit<ClientOptions, 'apiKey' | 'authHeader'> & { adminToken?: string | undefined }";
+  const admin = clientSpec('VsfAdminClient', 'admin', adminEndpoints, types.operations, adminOptions);
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
