@@ -11,19 +11,11 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
-import { heldByDeadProcess, lockHolder } from './lock-holder.js';
-import {
-  type Checkpoint,
-  type LockHolder,
-  type ResourceChanges,
-  type ResourceState,
-  type Sink,
-  SyncLockedError,
-} from './sink.js';
+import { heldByDeadProcess, lockedBy, lockHolder, type StoredLock, thisProcessLock } from './lock-holder.js';
+import type { Checkpoint, LockHolder, ResourceChanges, ResourceState, Sink } from './sink.js';
 
 interface ResourceFile {
   state: ResourceState;
@@ -68,34 +60,47 @@ export class JsonlSink implements Sink {
   }
 
   async lock(owner: string): Promise<void> {
-    const path = join(this.dir, '.lock');
+    const path = this.lockFile();
     try {
       const fd = openSync(path, 'wx');
-      writeFileSync(fd, JSON.stringify({ owner, pid: process.pid, host: hostname(), at: isoTime() }));
+      const { pid, host, since } = thisProcessLock(owner);
+      writeFileSync(fd, JSON.stringify({ owner, pid, host, at: since }));
       closeSync(fd);
       this.locked = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = JSON.parse(readFileSync(path, 'utf8')) as { pid: number; host: string; at: string };
+      const holder = this.storedLock();
       if (heldByDeadProcess(holder)) {
         unlinkSync(path);
         return this.lock(owner);
       }
-      throw new SyncLockedError(`pid ${holder.pid} on ${holder.host} since ${holder.at}; lock file ${path}`);
+      throw lockedBy(holder, `; lock file ${path}`);
     }
   }
 
   async unlock(): Promise<void> {
     if (!this.locked) return;
-    unlinkSync(join(this.dir, '.lock'));
+    unlinkSync(this.lockFile());
     this.locked = false;
   }
 
   async lockHolder(): Promise<LockHolder | null> {
-    const path = join(this.dir, '.lock');
-    if (!existsSync(path)) return null;
-    const holder = JSON.parse(readFileSync(path, 'utf8')) as { owner?: string; pid: number; host: string; at: string };
-    return lockHolder({ owner: holder.owner ?? 'vsf sync', pid: holder.pid, host: holder.host, since: holder.at });
+    return existsSync(this.lockFile()) ? lockHolder(this.storedLock()) : null;
+  }
+
+  private lockFile(): string {
+    return join(this.dir, '.lock');
+  }
+
+  /** The lock file's holder (written as `at`; runs before owners were recorded wrote none). */
+  private storedLock(): StoredLock {
+    const held = JSON.parse(readFileSync(this.lockFile(), 'utf8')) as {
+      owner?: string;
+      pid: number;
+      host: string;
+      at: string;
+    };
+    return { owner: held.owner ?? 'vsf sync', pid: held.pid, host: held.host, since: held.at };
   }
 
   async getState(resource: ResourceSpec): Promise<ResourceState> {

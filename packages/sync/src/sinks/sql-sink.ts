@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isoTime } from '../iso-time.js';
 import type { ResourceSpec } from '../resources.js';
-import { heldByDeadProcess, lockHolder } from './lock-holder.js';
+import { heldByDeadProcess, lockedBy, lockHolder, type StoredLock, thisProcessLock } from './lock-holder.js';
 import {
   type Checkpoint,
   type LockHolder,
@@ -109,21 +109,20 @@ export class SqlSink implements Sink {
 
   async lock(owner: string): Promise<void> {
     const db = await this.db();
-    const row = [LOCK_NAME, owner, process.pid, hostname(), isoTime()];
+    const mine = thisProcessLock(owner);
     for (let attempt = 0; attempt < 2; attempt++) {
       const inserted = await db.query(
         `insert into ${LOCK_TABLE} (name, owner, pid, host, acquired_at) values (?, ?, ?, ?, ?) on conflict (name) do nothing returning name`,
-        row,
+        [LOCK_NAME, mine.owner, mine.pid, mine.host, mine.since],
       );
       if (inserted.length > 0) {
-        this.lockOwner = `${process.pid}@${hostname()}`;
+        this.lockOwner = `${mine.pid}@${mine.host}`;
         return;
       }
-      const [holder] = await db.query<{ owner: string; pid: number; host: string; acquired_at: string }>(
-        `select owner, pid, host, acquired_at from ${LOCK_TABLE} where name = ?`,
-        [LOCK_NAME],
-      );
-      if (holder && heldByDeadProcess({ pid: Number(holder.pid), host: holder.host })) {
+      const holder = await this.storedLock(db);
+      // Released between the insert and the read, or held by a run that died here: try again.
+      if (!holder) continue;
+      if (heldByDeadProcess(holder)) {
         await db.run(`delete from ${LOCK_TABLE} where name = ? and pid = ? and host = ?`, [
           LOCK_NAME,
           holder.pid,
@@ -131,9 +130,7 @@ export class SqlSink implements Sink {
         ]);
         continue;
       }
-      throw new SyncLockedError(
-        `${holder?.owner}, pid ${holder?.pid} on ${holder?.host}, since ${holder?.acquired_at}`,
-      );
+      throw lockedBy(holder);
     }
     throw new SyncLockedError('the lock changed hands while it was being taken');
   }
@@ -154,12 +151,16 @@ export class SqlSink implements Sink {
     if (this.kind === 'sqlite' && !this.connection && !existsSync(this.target)) return null;
     const db = await this.db();
     if (!(await db.hasTable(LOCK_TABLE))) return null;
-    const [holder] = await db.query<{ owner: string; pid: number | string; host: string; acquired_at: string }>(
+    const holder = await this.storedLock(db);
+    return holder ? lockHolder(holder) : null;
+  }
+
+  private async storedLock(db: SqlConnection): Promise<StoredLock | undefined> {
+    const [held] = await db.query<{ owner: string; pid: number | string; host: string; acquired_at: string }>(
       `select owner, pid, host, acquired_at from ${LOCK_TABLE} where name = ?`,
       [LOCK_NAME],
     );
-    if (!holder) return null;
-    return lockHolder({ owner: holder.owner, pid: Number(holder.pid), host: holder.host, since: holder.acquired_at });
+    return held && { owner: held.owner, pid: Number(held.pid), host: held.host, since: held.acquired_at };
   }
 
   async getState(resource: ResourceSpec): Promise<ResourceState> {
