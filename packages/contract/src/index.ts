@@ -1,3 +1,4 @@
+export * from './api-refusals.js';
 export * from './assistant-tools/assistant-tool.js';
 export * from './assistant-tools/call-idempotency-key.js';
 export * from './assistant-tools/derive-assistant-tools.js';

@@ -1,4 +1,4 @@
-import type { ErrorCode, ValidationDetail } from '@vsf/contract';
+import { apiRefusals, type ErrorCode, type ValidationDetail } from '@vsf/contract';
 
 export type { ValidationDetail };
 
@@ -16,16 +16,9 @@ export class MockHttpError extends Error {
   }
 }
 
-export const unauthorized = (message: string, presented = true) =>
-  new MockHttpError(401, 'unauthorized', message, null, {
-    'WWW-Authenticate': `Bearer realm="vsf"${presented ? ', error="invalid_token"' : ''}`,
-  });
-export const forbidden = (message: string) => new MockHttpError(403, 'forbidden', message);
-export const notFound = (label: string) => new MockHttpError(404, 'not_found', `${label} not found`);
-export const conflict = (message: string, details: unknown = null) =>
-  new MockHttpError(409, 'conflict', message, details);
-export const validationFailed = (details: ValidationDetail[]) =>
-  new MockHttpError(400, 'validation_error', 'Validation failed', details);
+export const { unauthorized, forbidden, notFound, conflict, validationFailed } = apiRefusals(
+  (...answer) => new MockHttpError(...answer),
+);
 
 /**
  * An operation, or one use of it, the mock does not model: a 501 naming it, never a success that would

@@ -77,7 +77,7 @@ export class KeyRing {
   authenticate(request: Request, now: Date): MockKey {
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization')?.trim() ?? '')?.[1]?.trim();
     const presented = bearer || request.headers.get('x-api-key')?.trim() || undefined;
-    if (!presented) throw unauthorized('API key required', false);
+    if (!presented) throw unauthorized('API key required', { presented: false });
     const key = KEY_PATTERN.test(presented) ? this.byToken.get(presented) : undefined;
     if (!key) throw unauthorized('Invalid API key');
     if (key.revoked) throw unauthorized('API key revoked');

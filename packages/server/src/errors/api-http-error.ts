@@ -1,4 +1,4 @@
-import type { ErrorCode, ValidationDetail } from '@vsf/contract';
+import { apiRefusals, type ErrorCode, type ValidationDetail } from '@vsf/contract';
 
 export type { ValidationDetail };
 
@@ -23,17 +23,6 @@ export const apiErrorBody = (error: ApiHttpError) => ({
   details: error.details ?? null,
 });
 
-/**
- * A 401 with its challenge (RFC 6750): the scheme and realm, and `invalid_token` when a credential was sent
- * but refused (malformed, unknown, revoked, expired), so HTTP tooling knows to ask for another.
- */
-export const unauthorized = (message: string, { presented = true }: { presented?: boolean } = {}) =>
-  new ApiHttpError(401, 'unauthorized', message, null, {
-    'WWW-Authenticate': `Bearer realm="vsf"${presented ? `, error="invalid_token"` : ''}`,
-  });
-export const forbidden = (message: string) => new ApiHttpError(403, 'forbidden', message);
-export const notFound = (resource: string) => new ApiHttpError(404, 'not_found', `${resource} not found`);
-export const conflict = (message: string, details: unknown = null) =>
-  new ApiHttpError(409, 'conflict', message, details);
-export const validationFailed = (details: ValidationDetail[]) =>
-  new ApiHttpError(400, 'validation_error', 'Validation failed', details);
+export const { unauthorized, forbidden, notFound, conflict, validationFailed } = apiRefusals(
+  (...answer) => new ApiHttpError(...answer),
+);
