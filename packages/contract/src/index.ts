@@ -4,6 +4,7 @@ export * from './assistant-tools/call-idempotency-key.js';
 export * from './assistant-tools/derive-assistant-tools.js';
 export * from './assistant-tools/tool-result.js';
 export * from './define-resource.js';
+export * from './draft-message.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './endpoints/parking-field-scopes.js';

@@ -1,10 +1,16 @@
 import {
+  addressOf,
+  type CommunicationChannel,
   carEventTime,
   checkImageBytes,
   DEFAULT_EVENT_TYPES,
+  type DraftContent,
+  draftInThread,
   PHOTO_MAX_BYTES,
   placementOfCarEvent,
   unknownVehicleEventType,
+  type V1CommunicationThread,
+  type V1Customer,
 } from '@vsf/contract';
 import { conflict, MockHttpError, notImplemented, validationFailed } from './mock-errors.js';
 import type { MockRecord } from './mock-store.js';
@@ -164,20 +170,12 @@ function createMessage(ctx: OperationContext) {
   }
   const thread = ctx.store.find(ctx.team, 'communicationThreads', ctx.params.threadId as string) as MockRecord;
   const customer = ctx.store.find(ctx.team, 'customers', thread.customerId as string);
-  const to = (thread.channel === 'email' ? customer?.email : customer?.phone) ?? null;
-  const message = ctx.store.insert(ctx.team, 'communicationThreads.messages', {
-    threadId: thread.id,
-    customerId: thread.customerId,
-    channel: thread.channel,
-    direction: 'outbound',
-    to,
-    body: body.body ?? null,
-    subject: body.subject ?? (thread.channel === 'email' ? thread.subject : null),
-    htmlBody: body.htmlBody ?? null,
-    textBody: body.textBody ?? null,
-    mediaUrls: body.mediaUrls ?? [],
-    status: 'draft',
-  });
+  const to = (customer && addressOf(customer as V1Customer, thread.channel as CommunicationChannel)) ?? null;
+  const message = ctx.store.insert(
+    ctx.team,
+    'communicationThreads.messages',
+    draftInThread(thread as V1CommunicationThread, body as DraftContent, to),
+  );
   ctx.store.update(ctx.team, 'communicationThreads', thread.id, { lastMessageAt: message.createdAt });
   return { data: message };
 }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { createCampaignSend, EndpointBody, V1CampaignContentStep, V1CampaignSend } from '@vsf/contract';
+import {
+  addressOf,
+  type createCampaignSend,
+  type EndpointBody,
+  type V1CampaignContentStep,
+  type V1CampaignSend,
+} from '@vsf/contract';
 import { validationFailed } from '../../errors/api-http-error.js';
 import { audiencesTable, campaignSendsTable, contentStepsTable, messagesTable } from '../../repositories/tables.js';
 import { resolveAudience } from '../campaign-audience-query.js';
@@ -7,7 +13,7 @@ import { type DeliveryDeps, deliverMessage } from '../message-delivery.js';
 import { renderedStepProblems, renderStepFor } from '../render-step.js';
 import { stepSendProblems } from '../send-readiness.js';
 import { TeamResource } from '../standard/team-resource.js';
-import { addressOf, CommunicationMessages } from './communication-messages.js';
+import { CommunicationMessages } from './communication-messages.js';
 
 /** At most this many recipients' problems are listed in one 400: enough to see the pattern. */
 const MAX_RECIPIENT_PROBLEMS = 20;

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CommunicationChannel,
-  createCommunicationMessage,
-  EndpointBody,
-  updateCommunicationMessage,
-  V1CommunicationMessage,
-  V1CommunicationThread,
-  V1Customer,
+import {
+  addressOf,
+  type CommunicationChannel,
+  type createCommunicationMessage,
+  type DraftContent,
+  draftInThread,
+  type EndpointBody,
+  type updateCommunicationMessage,
+  type V1CommunicationMessage,
+  type V1CommunicationThread,
+  type V1Customer,
 } from '@vsf/contract';
 import { conflict, validationFailed } from '../../errors/api-http-error.js';
 import { checkTeamMediaUrls } from '../../media/team-media-urls.js';
@@ -14,20 +17,6 @@ import { customersTable, messagesTable, threadsTable } from '../../repositories/
 import { type DeliveryDeps, deliverMessage } from '../message-delivery.js';
 import { messageSendProblems, type SendableContent } from '../send-readiness.js';
 import { TeamResource } from '../standard/team-resource.js';
-
-/** The customer's address on a channel, or a 400 saying what to add. */
-export function addressOf(customer: V1Customer, channel: CommunicationChannel): string | undefined {
-  return (channel === 'email' ? customer.email : customer.phone)?.trim() || undefined;
-}
-
-export interface NewMessage {
-  body?: string | null | undefined;
-  subject?: string | null | undefined;
-  htmlBody?: string | null | undefined;
-  textBody?: string | null | undefined;
-  mediaUrls?: string[] | undefined;
-  campaignSendId?: string | null;
-}
 
 /** A thread's messages: drafts until sent, then records of what was sent. Campaign sends write through it too. */
 export class CommunicationMessages extends TeamResource<V1CommunicationMessage> {
@@ -103,7 +92,7 @@ export class CommunicationMessages extends TeamResource<V1CommunicationMessage> 
   async writeDraft(
     teamId: string,
     thread: V1CommunicationThread,
-    content: NewMessage,
+    content: DraftContent,
     options: { needsRecipient: boolean } = { needsRecipient: true },
   ): Promise<V1CommunicationMessage> {
     const db = this.deps.db;
@@ -116,26 +105,7 @@ export class CommunicationMessages extends TeamResource<V1CommunicationMessage> 
     const message = await messagesTable.insert(
       db,
       teamId,
-      {
-        id: randomUUID(),
-        threadId: thread.id,
-        customerId: thread.customerId,
-        channel: thread.channel,
-        direction: 'outbound',
-        from: null,
-        to,
-        body: content.body ?? null,
-        subject: content.subject ?? (thread.channel === 'email' ? thread.subject : null),
-        htmlBody: content.htmlBody ?? null,
-        textBody: content.textBody ?? null,
-        mediaUrls: content.mediaUrls ?? [],
-        status: 'draft',
-        provider: null,
-        providerMessageSid: null,
-        error: null,
-        campaignSendId: content.campaignSendId ?? null,
-        sentAt: null,
-      },
+      { id: randomUUID(), ...draftInThread(thread, content, to) },
       now,
     );
     await threadsTable.update(db, teamId, thread.id, { lastMessageAt: now.toISOString() }, now);
