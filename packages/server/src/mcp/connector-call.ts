@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { type AssistantTool, callIdempotencyKey, toolHttpRequest } from '@vsf/contract';
-import inject from 'light-my-request';
 import type { RequestListener } from '../http/api-only-app.js';
 import { markConnectorRequest } from '../http/connector-request.js';
 import type { AuthContext } from '../services/auth-service.js';
+import { exchange } from './in-process-exchange.js';
 
 /** What a tool call got back from the API: the status, and the JSON body or the bytes with their type. */
 export interface ApiAnswer {
@@ -24,25 +24,6 @@ export interface CallContext {
   requestId?: string | undefined;
   /** The `/mcp` request: a failure inside the call is logged under its line. */
   outer: IncomingMessage;
-}
-
-/** The call's logger is the `/mcp` request's (built only if something is logged: request-log.ts). */
-function logUnder(req: IncomingMessage, outer: IncomingMessage): void {
-  Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => outer.log });
-}
-
-/**
- * Express gives each request and response its app's prototype (`Object.setPrototypeOf`), which would drop
- * the methods light-my-request's objects read the payload and capture the answer with: they are copied
- * onto the objects themselves first, where a prototype change cannot reach them.
- */
-function keepOwnMethods(target: object): void {
-  const prototype = Object.getPrototypeOf(target) as object;
-  for (const name of Object.getOwnPropertyNames(prototype)) {
-    if (name === 'constructor' || Object.hasOwn(target, name)) continue;
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
-    if (descriptor) Object.defineProperty(target, name, descriptor);
-  }
 }
 
 /**
@@ -66,24 +47,27 @@ export async function callApi(
   if (context.requestId) headers['x-request-id'] = context.requestId;
   if (request.method === 'POST') headers['idempotency-key'] = callIdempotencyKey(tool, args);
   if (request.body) headers['content-type'] = 'application/json';
-  const response = await inject(
-    (req, res) => {
-      markConnectorRequest(req, context.auth);
-      logUnder(req, context.outer);
-      keepOwnMethods(req);
-      keepOwnMethods(res);
-      app(req, res);
-    },
+  const response = await exchange(
+    app,
     {
       method: request.method,
       url: request.url,
       headers,
       remoteAddress: context.remoteAddress,
-      ...(request.body ? { payload: JSON.stringify(request.body) } : {}),
+      body: request.body ? JSON.stringify(request.body) : undefined,
+      logUnder: context.outer,
     },
+    (req) => markConnectorRequest(req, context.auth),
   );
   const type = String(response.headers['content-type'] ?? '');
-  if (!type.includes('json'))
-    return { status: response.statusCode, headers: response.headers, body: undefined, bytes: response.rawPayload };
-  return { status: response.statusCode, headers: response.headers, body: response.json() };
+  const { status, body } = response;
+  if (!type.includes('json')) {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    return { status, headers: response.headers, body: undefined, bytes };
+  }
+  return {
+    status,
+    headers: response.headers,
+    body: JSON.parse(typeof body === 'string' ? body : body.toString('utf8')),
+  };
 }
