@@ -5,11 +5,12 @@ import { markConnectorRequest } from '../http/connector-request.js';
 import type { AuthContext } from '../services/auth-service.js';
 import { exchange } from './in-process-exchange.js';
 
-/** What a tool call got back from the API: the status, and the JSON body or the bytes with their type. */
+/** What a tool call got back from the API: the status, and the JSON as the API wrote it or the bytes with their type. */
 export interface ApiAnswer {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
-  body: unknown;
+  /** A JSON response's text, unparsed: a record's result is written around it (tool-results.ts). */
+  json?: string;
   bytes?: Buffer;
 }
 
@@ -60,14 +61,8 @@ export async function callApi(
     (req) => markConnectorRequest(req, context.auth),
   );
   const type = String(response.headers['content-type'] ?? '');
-  const { status, body } = response;
-  if (!type.includes('json')) {
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-    return { status, headers: response.headers, body: undefined, bytes };
-  }
-  return {
-    status,
-    headers: response.headers,
-    body: JSON.parse(typeof body === 'string' ? body : body.toString('utf8')),
-  };
+  const { status, headers: answered, body } = response;
+  if (!type.includes('json'))
+    return { status, headers: answered, bytes: typeof body === 'string' ? Buffer.from(body) : body };
+  return { status, headers: answered, json: typeof body === 'string' ? body : body.toString('utf8') };
 }

@@ -18,7 +18,7 @@ import type { Services } from '../services/index.js';
 import { namesThisServer } from './allowed-hosts.js';
 import { type CallContext, callApi } from './connector-call.js';
 import { plainToolCall } from './plain-tool-call.js';
-import { errorResult, toolResult } from './tool-results.js';
+import { errorResult, toolResult, toolResultJson } from './tool-results.js';
 
 export interface McpEndpointDeps {
   services: Services;
@@ -52,6 +52,9 @@ function refuse(res: Response, error: ApiHttpError, resourceMetadata: string | u
   res.status(error.status).json(apiErrorBody(error));
 }
 
+const unknownTool = (name: string) =>
+  errorResult(404, { error: `Unknown tool: ${name}`, code: 'not_found', details: null });
+
 /** A tool call by name: the API request it stands for, shaped as MCP's result. */
 async function runTool(
   deps: McpEndpointDeps,
@@ -61,8 +64,21 @@ async function runTool(
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const tool = tools.get(name);
-  if (!tool) return errorResult(404, { error: `Unknown tool: ${name}`, code: 'not_found', details: null });
+  if (!tool) return unknownTool(name);
   return toolResult(tool, await callApi(deps.api(), tool, args, call));
+}
+
+/** `runTool`'s result as JSON text (a record's written around the API's own JSON: tool-results.ts). */
+async function runToolJson(
+  deps: McpEndpointDeps,
+  tools: ReadonlyMap<string, AssistantTool>,
+  call: CallContext,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const tool = tools.get(name);
+  if (!tool) return JSON.stringify(unknownTool(name));
+  return toolResultJson(tool, await callApi(deps.api(), tool, args, call));
 }
 
 /** The MCP server of one request (stateless: any instance serves any request, as the load balancer picks). */
@@ -149,9 +165,10 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
     };
     const plain = plainToolCall(req, body);
     if (plain) {
-      const result = await runTool(deps, tools, call, plain.name, plain.args);
-      // As the SDK's transport answers it (JSON, no session), without Express's ETag of a body never cached.
-      const json = JSON.stringify({ result, jsonrpc: '2.0', id: plain.id });
+      const result = await runToolJson(deps, tools, call, plain.name, plain.args);
+      // As the SDK's transport answers it (JSON, no session), without Express's ETag of a body never cached:
+      // the bytes of `JSON.stringify({ result, jsonrpc: '2.0', id })`, the result already JSON.
+      const json = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(plain.id)}}`;
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) }).end(json);
       return;
     }

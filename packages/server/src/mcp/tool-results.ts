@@ -15,8 +15,28 @@ export function toolResult(tool: AssistantTool, answer: ApiAnswer): CallToolResu
   const contentType = answer.headers['content-type'];
   return assistantToolResult(tool, {
     status: answer.status,
-    body: answer.body,
+    body: answerBody(answer),
     contentType: contentType === undefined ? undefined : String(contentType),
     base64: tool.binaryResponse && answer.bytes ? answer.bytes.toString('base64') : undefined,
   });
+}
+
+/** The answer's JSON body, parsed; `undefined` for bytes or no content (a 204), as for any client. */
+export function answerBody(answer: ApiAnswer): unknown {
+  return answer.json === undefined || answer.json === '' ? undefined : JSON.parse(answer.json);
+}
+
+/**
+ * `toolResult`'s JSON text, what `tools/call` answers with. A record (a JSON object, with no next page
+ * to hint at) is the result's `text` and its `structuredContent` both: the result is written around the
+ * API's JSON as it came, which is then neither parsed nor serialized again, only escaped once as the
+ * text. The same bytes as `JSON.stringify(toolResult(tool, answer))` (tool-results.test.ts); any other
+ * answer is that.
+ */
+export function toolResultJson(tool: AssistantTool, answer: ApiAnswer): string {
+  const { json } = answer;
+  if (answer.status < 400 && !tool.binaryResponse && !tool.paginated && json?.startsWith('{')) {
+    return `{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json}}`;
+  }
+  return JSON.stringify(toolResult(tool, answer));
 }
