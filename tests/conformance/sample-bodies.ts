@@ -1,3 +1,4 @@
+import type { JsonSchema } from '@vsf/contract';
 import { apiEndpoints, type EndpointDefinition, pathParamNames } from '@vsf/contract';
 import { z } from 'zod';
 
@@ -29,21 +30,6 @@ export function contractResources(): ContractResource[] {
       },
     ];
   });
-}
-
-interface JsonSchema {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  minItems?: number;
-  minimum?: number;
-  maximum?: number;
 }
 
 let counter = 0;

@@ -14,6 +14,7 @@ export * from './field-table.js';
 export * from './generated/endpoints.js';
 export * from './generated/schemas.js';
 export * from './image-type.js';
+export type * from './json-schema.js';
 export * from './openapi/build-openapi-document.js';
 export * from './placement-rules.js';
 export * from './plural.js';

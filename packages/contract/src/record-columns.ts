@@ -1,3 +1,4 @@
+import type { JsonSchema } from './json-schema.js';
 import { z } from './zod.js';
 
 /** How a record field is stored in a SQL column: the server's tables and the sync's mirrors read the same. */
@@ -13,15 +14,6 @@ export interface RecordColumn {
 
 /** The one camelCase → snake_case rule of the API's fields and the database's columns. */
 export const snakeCase = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-interface JsonSchema {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-}
 
 /** A field's kind, read off its JSON Schema: nullability aside, one scalar type is a column of that kind. */
 export function columnKindOf(schema: JsonSchema): ColumnKind {

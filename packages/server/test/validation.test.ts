@@ -1,3 +1,4 @@
+import { CommunicationPreferences } from '@vsf/contract';
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../src/testing/index.js';
 import { type ApiCaller, isApiError } from './support/api-caller.js';
@@ -12,15 +13,8 @@ let carId: string;
 let contactId: string;
 
 const car = { year: 1967, make: 'Ford', model: 'Mustang' };
-const prefs = {
-  invoices: true,
-  estimates: true,
-  scheduling: true,
-  carUpdates: true,
-  contracts: true,
-  socialEvents: true,
-  marketing: true,
-};
+/** Every preference on: a valid `communicationPreferences`, whatever preferences the contract declares. */
+const prefs = Object.fromEntries(Object.keys(CommunicationPreferences.shape).map((name) => [name, true]));
 
 teamServer(async (team) => {
   ({ server, api, teamId } = team);

@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointDefinition } from '../endpoint.js';
 import { adminEndpoints, apiEndpoints } from '../endpoints/index.js';
+import type { JsonSchema } from '../json-schema.js';
 import { z } from '../zod.js';
 import { INT4_MAX, INT4_MIN, isStorableInstant } from './bounds.js';
 import { ListQuery, TimestampWithOffset } from './common.js';
-
-type JsonSchema = {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  const?: unknown;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  maxItems?: number;
-  items?: JsonSchema;
-  prefixItems?: JsonSchema[];
-  properties?: Record<string, JsonSchema>;
-  additionalProperties?: JsonSchema | boolean;
-  propertyNames?: JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  $ref?: string;
-  $defs?: Record<string, JsonSchema>;
-};
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
 

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '@vsf/contract';
 import { type EndpointDefinition, INT4_MAX } from '@vsf/contract';
 import { z } from 'zod';
 
@@ -8,21 +9,6 @@ import { z } from 'zod';
  * nesting; every endpoint gets odd encodings and prototype-like path segments. A new field gets them
  * by being in the contract.
  */
-
-type JsonSchema = {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  maxItems?: number;
-  items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
-  additionalProperties?: JsonSchema | boolean;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-};
 
 export interface BoundaryCase {
   /** Why the case exists: `<part> <field>: <kind>`, for failure messages and counts. */

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '@vsf/contract';
 import { type StandardResource, standardResources } from '@vsf/contract';
 import { z } from 'zod';
 import type { ApiCaller } from './api-caller.js';
@@ -5,23 +6,6 @@ import type { ApiCaller } from './api-caller.js';
 // Fixtures made from the contract alone, for a resource no one wrote fixtures for: a create body from the
 // body schema (its examples, else the smallest value its bounds allow; a reference as `{{fieldId}}`), an
 // update that changes one optional field, and a record factory for its item's path parameter.
-
-interface JsonSchema {
-  type?: string | string[];
-  format?: string;
-  example?: unknown;
-  examples?: unknown[];
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  anyOf?: JsonSchema[];
-}
 
 /** A value the schema accepts: its example, else the first enum value, else one at the low end of its bounds. */
 function sampleOf(schema: JsonSchema, name: string): unknown {
