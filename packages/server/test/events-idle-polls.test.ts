@@ -1,5 +1,6 @@
 import { ALL_SCOPES, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
 import { describe, expect, it } from 'vitest';
+import { parseApiKey } from '../src/keys/api-key-format.js';
 import type { TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
 import { queriesDuring } from './support/queries-during.js';
@@ -54,6 +55,48 @@ describe('idle long polls', () => {
     ).map((query) => query.sql);
     console.info(`${followers * rounds} idle long polls that timed out: ${sent.length} queries`, sent);
     expect(sent).toEqual([]);
+  });
+
+  it('keys whose last use falls due together stamp it in one statement, and are read again in a few, not each', async () => {
+    // Issue #34: 1 000 followers of 200 keys re-poll together; each key's last-use write (once a minute) was a
+    // statement per request that found it stale, and its change notification a read per key after it.
+    const keyCount = 8;
+    const { team, key } = await waiter.createTeamWithKey(ALL_SCOPES);
+    const keys = [key];
+    for (let n = 1; n < keyCount; n++) keys.push((await waiter.createKey(team.id, ALL_SCOPES)).key);
+    const head = (await apiCaller(waiter.baseUrl, key)<Feed>('GET', '/events', { query: { limit: '0' } })).body
+      .nextCursor;
+    const round = () =>
+      Promise.all(
+        Array.from({ length: keyCount * MAX_EVENTS_WAITS_PER_KEY }, async (_, n) => {
+          const res = await apiCaller(waiter.baseUrl, keys[n % keyCount])<Feed>('GET', '/events', {
+            query: { after: String(head), wait: '1' },
+          });
+          expect(res.status).toBe(200);
+        }),
+      );
+    await round();
+    // Every key's last use a minute old, written in SQL: the change notification evicts them all here too.
+    const prefixes = keys.map((k) => parseApiKey(k)?.prefix as string);
+    await writer
+      .db('api_keys')
+      .whereIn('prefix', prefixes)
+      .update({ last_used_at: new Date(Date.now() - 120_000) });
+    // A change made in SQL reaches the verified-key cache within a second.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const sent = (await queriesDuring(waiter, round)).map((query) => query.sql);
+    const stamps = sent.filter((sql) => /update "?api_keys/i.test(sql));
+    const reads = sent.filter((sql) => /from "api_keys"/i.test(sql));
+    console.info(`${keyCount} keys due, ${keyCount * MAX_EVENTS_WAITS_PER_KEY} polls: ${sent.length} queries`, sent);
+    // One statement each, give or take a request that came in while the first was under way (it goes in
+    // the next): per key it was at least one of each, one per request that found it stale.
+    expect(stamps.length).toBeGreaterThanOrEqual(1);
+    expect(stamps.length).toBeLessThanOrEqual(2);
+    expect(reads.length).toBeGreaterThanOrEqual(1);
+    expect(reads.length).toBeLessThanOrEqual(3);
+    const stamped = await waiter.db('api_keys').whereIn('prefix', prefixes).select('last_used_at');
+    for (const row of stamped as { last_used_at: Date }[])
+      expect(row.last_used_at.getTime()).toBeGreaterThan(Date.now() - 30_000);
   });
 
   it('answer a commit made just before they came in, though their instance knew the head without it', async () => {

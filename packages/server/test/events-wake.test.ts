@@ -1,5 +1,7 @@
 import { ALL_SCOPES, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { HEARTBEAT_SQL, listenForChanges } from '../src/db/change-listener.js';
 import { startTestServer, type TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
 import { queriesDuring } from './support/queries-during.js';
@@ -106,8 +108,8 @@ describe.skipIf(!databaseUrl)('a lost listening connection', () => {
     const listeners = async (terminate: boolean) => {
       const found = await writer.db.raw(
         `select pid${terminate ? ', pg_terminate_backend(pid)' : ''} from pg_stat_activity
-         where application_name = ? and (query = 'select 1' or query like 'LISTEN%')`,
-        [appName],
+         where application_name = ? and (query = ? or query like 'LISTEN%')`,
+        [appName, HEARTBEAT_SQL],
       );
       return found.rows.length as number;
     };
@@ -142,4 +144,47 @@ describe.skipIf(!databaseUrl)('a lost listening connection', () => {
       await lonely.close();
     }
   });
+});
+
+describe.skipIf(!databaseUrl)("the listening connection's heartbeat", () => {
+  it('is counted by PostgreSQL as it runs (pg_stat_database), not held back to land later in a burst', async () => {
+    // Issue #34's figure is PostgreSQL's transaction count over a minute, idle server against polling one. A
+    // heartbeat touching no table was counted only once something else flushed its backend's statistics.
+    const name = `vsf_heartbeat_${Math.random().toString(36).slice(2, 10)}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(databaseUrl as string);
+    url.pathname = `/${name}`;
+    const probe = new pg.Client({ connectionString: url.toString() });
+    const listener = listenForChanges(url.toString(), ['vsf_heartbeat_test'], { heartbeatMs: 20 });
+    try {
+      await probe.connect();
+      await listener.ready;
+      let beats = 0;
+      listener.watch({ alive: () => beats++ });
+      const counted = async () =>
+        Number(
+          (
+            await probe.query(
+              'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+            )
+          ).rows[0].n,
+        );
+      await sleep(1_500); // the connection's first statistics flushed
+      const before = await counted();
+      const beatsBefore = beats;
+      await sleep(1_500);
+      const made = beats - beatsBefore;
+      await sleep(1_500); // a backend flushes its statistics at most once a second
+      expect(made).toBeGreaterThan(20);
+      // The probe's own reads count too: at least every heartbeat made in between.
+      expect((await counted()) - before).toBeGreaterThanOrEqual(made);
+    } finally {
+      await listener.close();
+      await probe.end();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  }, 30_000);
 });

@@ -119,6 +119,16 @@ export class VerifiedKeyCache {
     return entry.value;
   }
 
+  /**
+   * Whether the key is worth reading again ahead of need: no entry, or one past half its TTL. Its lookups are
+   * still served from memory until the TTL; a refresh read in the background (grouped with other keys') keeps a
+   * key in steady use from ever missing on its TTL (each miss is a read its request waits for, one per key).
+   */
+  needsRefresh(prefix: string): boolean {
+    const entry = this.entries.get(prefix);
+    return !entry || this.clock() - entry.storedAt >= this.options.ttlMs / 2;
+  }
+
   /** Stores a read unless something was invalidated since `generation` (the read may predate that change). */
   set(prefix: string, value: CachedKey, generation: number): void {
     this.store(prefix, value, generation);

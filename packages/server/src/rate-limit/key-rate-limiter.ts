@@ -8,6 +8,7 @@ import {
   RateLimiterRedis,
 } from 'rate-limiter-flexible';
 import { ApiHttpError } from '../errors/api-http-error.js';
+import { groupedPostgresPenalty, storePenalty } from './grouped-penalty.js';
 import { DEFAULT_LEASE_MAX } from './lease-size.js';
 import { leasedPoints } from './leased-points.js';
 import { type PointDecision, type PointSource, perRequestPoints } from './point-source.js';
@@ -145,22 +146,31 @@ function redisReady(redis: Redis, timeoutMs: number): Promise<void> {
   });
 }
 
+/** The key prefix of API keys' counters in the shared store. */
+const KEY_PREFIX = 'vsf_api_key';
+
 export async function createKeyRateLimiter(config: RateLimitConfig, db?: Knex): Promise<KeyRateLimiter> {
   if (config.store === 'redis' && !config.redisUrl) throw new Error('The redis rate-limit store needs REDIS_URL');
   const redis = config.store === 'redis' && config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   // Until Redis is ready every count goes to the fallback store, which on PGlite is this process's memory:
   // give it a moment at start so instances share counts from their first request.
   if (redis) await redisReady(redis, 2_000);
-  const perKey = await createStore(config, config.points, 'vsf_api_key', db, redis);
+  const perKey = await createStore(config, config.points, KEY_PREFIX, db, redis);
   const perAddress = await createStore(config, config.failedAuthPoints, 'vsf_auth_failure', db, redis);
   // A shared store would cost every request a round trip before its own query: lease points in batches
   // instead. The memory store has no round trip to save. Failed authentications stay counted one by one:
   // they are not the path a working client takes, and a guessing client gets no batch to spend.
   const leaseMax = config.leaseMax ?? DEFAULT_LEASE_MAX;
+  // On PostgreSQL the leases of keys falling due together go in one statement (many idle followers' keys
+  // each lease once a window, at the same moments); Redis counts them one by one, off the database.
+  const penalty =
+    config.store === 'postgres' && db
+      ? groupedPostgresPenalty(db, KEY_PREFIX, config.windowSeconds * 1000)
+      : storePenalty(perKey);
   const takeKeyPoint =
     config.store === 'memory' || leaseMax <= 1
       ? perRequestPoints(perKey)
-      : leasedPoints(perKey, config.points, leaseMax);
+      : leasedPoints(perKey, config.points, leaseMax, penalty);
   return {
     config,
     async close() {

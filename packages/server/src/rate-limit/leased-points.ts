@@ -1,4 +1,5 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type Penalty, storePenalty } from './grouped-penalty.js';
 import { leaseSize } from './lease-size.js';
 import type { PointDecision, PointSource } from './point-source.js';
 
@@ -40,7 +41,13 @@ interface Lease {
  * lease plus its own unspent points. It leaves out other instances' unspent points (up to about 50 each)
  * and counts their leases only from its next lease on.
  */
-export function leasedPoints(store: RateLimiterAbstract, points: number, maxLease: number): PointSource {
+export function leasedPoints(
+  store: RateLimiterAbstract,
+  points: number,
+  maxLease: number,
+  /** How a lease reaches the store: its own `penalty` by default; on PostgreSQL, grouped with other keys'. */
+  penalty: Penalty = storePenalty(store),
+): PointSource {
   const leases = new Map<string, Lease>();
   const windowMs = store.msDuration;
   let nextSweep = 0;
@@ -84,7 +91,8 @@ export function leasedPoints(store: RateLimiterAbstract, points: number, maxLeas
     const started = Date.now();
     const known = knownRemaining(lease, started);
     const size = leaseSize(known, lease.queued + (forRequest ? 1 : 0), maxLease);
-    const trip = store.penalty(id, size);
+    // One lease per key under way at a time (`pending`): a grouped penalty never sees a key twice in a group.
+    const trip = penalty(id, size);
     // A store failure fails the waiters too, as it failed each request before leases.
     const pending = trip.then(() => {});
     pending.catch(() => {});

@@ -91,6 +91,20 @@ export const apiKeysRepository = {
     return row ? { key: toAdminKey(row), secretHash: row.secret_hash, teamApiEnabled: row.api_enabled } : undefined;
   },
 
+  /** `findCredentialsByPrefix` for many keys in one query (the key cache's grouped reads), by prefix. */
+  async findCredentialsByPrefixes(db: Executor, prefixes: readonly string[]): Promise<Map<string, KeyCredentials>> {
+    const rows: (ApiKeyRow & { api_enabled: boolean })[] = await db('api_keys')
+      .join('teams', 'teams.id', 'api_keys.team_id')
+      .whereIn('api_keys.prefix', prefixes)
+      .select('api_keys.*', 'teams.api_enabled');
+    return new Map(
+      rows.map((row) => [
+        row.prefix,
+        { key: toAdminKey(row), secretHash: row.secret_hash, teamApiEnabled: row.api_enabled },
+      ]),
+    );
+  },
+
   update: (
     db: Executor,
     id: string,

@@ -1,8 +1,10 @@
 import { firstMissingScope, type ScopeRequirement } from '@vsf/contract';
 import { forbidden, unauthorized } from '../errors/api-http-error.js';
 import { parseApiKey, secretMatches } from '../keys/api-key-format.js';
+import { CredentialsLoader } from '../keys/credentials-loader.js';
+import { LastUseStamps } from '../keys/last-use-stamps.js';
 import { isAccessToken, secretHash } from '../oauth/oauth-secrets.js';
-import { apiKeysRepository, type KeyCredentials } from '../repositories/api-keys-repository.js';
+import type { KeyCredentials } from '../repositories/api-keys-repository.js';
 import { type AccessTokenCredentials, oauthRepository } from '../repositories/oauth-repository.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -51,20 +53,22 @@ export function requireScopes(auth: AuthContext, requirement: ScopeRequirement):
 }
 
 export class AuthService {
-  constructor(private readonly deps: ServiceDeps) {}
+  /** Keys' credentials, from the verified-key cache or read with the other keys missing at the same time. */
+  private readonly loader: CredentialsLoader;
+  /** Keys' last-use writes, one statement for the keys stamped at the same time, one at a time per key. */
+  private readonly stamps: LastUseStamps;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.loader = new CredentialsLoader(deps.db, deps.keyCache);
+    this.stamps = new LastUseStamps(deps.db, LAST_USED_RESOLUTION_MS);
+  }
 
   /**
    * The key's row and its team's API switch, from the verified-key cache when it holds them. Everything
    * decided from them (secret, revocation, expiry, API switch) is still checked on every request.
    */
-  private async credentials(prefix: string): Promise<KeyCredentials | undefined> {
-    const cache = this.deps.keyCache;
-    const cached = cache?.get(prefix);
-    if (cached) return cached;
-    const generation = cache?.snapshot() ?? 0;
-    const read = await apiKeysRepository.findCredentialsByPrefix(this.deps.db, prefix);
-    if (read && cache) cache.set(prefix, read, generation);
-    return read;
+  private credentials(prefix: string): Promise<KeyCredentials | undefined> {
+    return this.loader.load(prefix);
   }
 
   /**
@@ -111,8 +115,10 @@ export class AuthService {
   }
 
   private async recordKeyUse(key: { id: string; prefix: string }, now: Date): Promise<void> {
-    await apiKeysRepository.touchLastUsed(this.deps.db, key.id, now, LAST_USED_RESOLUTION_MS);
+    await this.stamps.stamp(key.id, now);
     this.deps.keyCache?.touch(key.prefix, now.toISOString());
+    // The write's change notification evicts the key on every instance: read it again soon, in a group.
+    this.loader.refreshSoon(key.prefix);
   }
 
   private async recordGrantUse(grantId: string, now: Date): Promise<void> {
