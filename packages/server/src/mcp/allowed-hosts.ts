@@ -13,19 +13,28 @@ function hostnameOf(host: string): string | undefined {
  * name (any port: a proxy or tunnel on this machine is the operator's own) or the public address.
  */
 export function namesThisServer(req: Request, publicUrl: string | undefined): boolean {
-  const publicHost = publicUrl ? new URL(publicUrl).host.toLowerCase() : undefined;
-  const allowedHost = (host: string) => {
-    const name = hostnameOf(host);
-    return name !== undefined && (LOOPBACK_NAMES.has(name) || host.trim().toLowerCase() === publicHost);
-  };
+  const publicHost = publicHostOf(publicUrl);
   const host = req.headers.host;
-  if (!host || !allowedHost(host)) return false;
+  if (!host || !allowedHost(host, publicHost)) return false;
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && allowedHost(url.host);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && allowedHost(url.host, publicHost);
   } catch {
     return false;
   }
+}
+
+function allowedHost(host: string, publicHost: string | undefined): boolean {
+  const name = hostnameOf(host);
+  return name !== undefined && (LOOPBACK_NAMES.has(name) || host.trim().toLowerCase() === publicHost);
+}
+
+/** The public address's host, parsed once for as long as the address stays the same (it is set once, at start). */
+let parsed: { url: string; host: string } | undefined;
+function publicHostOf(publicUrl: string | undefined): string | undefined {
+  if (!publicUrl) return undefined;
+  if (parsed?.url !== publicUrl) parsed = { url: publicUrl, host: new URL(publicUrl).host.toLowerCase() };
+  return parsed.host;
 }

@@ -10,7 +10,7 @@ import type { BodyTimeouts } from '../http/body-timeouts.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { bearerToken } from '../http/request-credentials.js';
 import { clientAddress, countingFailures } from '../http/request-guard.js';
-import { connectorUrls, MCP_PATH, sameResource } from '../oauth/connector-urls.js';
+import { type ConnectorUrls, connectorUrls, MCP_PATH, sameResource } from '../oauth/connector-urls.js';
 import { isAccessToken } from '../oauth/oauth-secrets.js';
 import type { KeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
 import type { AuthContext } from '../services/auth-service.js';
@@ -107,12 +107,36 @@ function mcpServer(
 }
 
 /**
+ * The connector's URLs for the server's public address, and whether a token's resource names them: both
+ * computed again only when what they depend on changes (the address is set once; a client's tokens all
+ * name the same resource), not parsed from strings on each request.
+ */
+function connectorAddress() {
+  let known: { publicUrl: string; urls: ConnectorUrls } | undefined;
+  let checked: { urls: ConnectorUrls; resource: string; same: boolean } | undefined;
+  return {
+    urls(publicUrl: string | undefined): ConnectorUrls | undefined {
+      if (!publicUrl) return undefined;
+      if (known?.publicUrl !== publicUrl) known = { publicUrl, urls: connectorUrls(publicUrl) };
+      return known.urls;
+    },
+    isResource(resource: string, urls: ConnectorUrls): boolean {
+      if (checked?.urls !== urls || checked.resource !== resource) {
+        checked = { urls, resource, same: sameResource(resource, urls.resource) };
+      }
+      return checked.same;
+    },
+  };
+}
+
+/**
  * `/mcp`: the assistant connector over MCP's Streamable HTTP, stateless (no session to lose when an
  * instance restarts). A request names this server (no DNS rebinding), carries an OAuth access token
  * checked by the API's own authentication, and gets the tools its grant's scopes allow.
  */
 export function mcpEndpoint(deps: McpEndpointDeps): Router {
   const tools = new Map(deriveAssistantTools().map((tool) => [tool.name, tool]));
+  const here = connectorAddress();
   const router = Router();
   router.all(MCP_PATH, async (req: Request, res: Response) => {
     const publicUrl = deps.publicUrl();
@@ -120,7 +144,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
       jsonRpcError(res, 403, 'Host or Origin does not name this server (DNS rebinding protection)');
       return;
     }
-    const urls = publicUrl ? connectorUrls(publicUrl) : undefined;
+    const urls = here.urls(publicUrl);
     const token = bearerToken(req);
     let auth: AuthContext;
     try {
@@ -130,7 +154,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
       auth = await countingFailures(req, res, deps.limiter, async () => {
         const granted = await deps.services.auth.authenticate(token, { connector: true });
         // Bound to the connector it was issued for: one issued under another public address is not for here.
-        if (urls && granted.resource && !sameResource(granted.resource, urls.resource)) {
+        if (urls && granted.resource && !here.isResource(granted.resource, urls)) {
           throw new ApiHttpError(
             401,
             'unauthorized',
