@@ -1,4 +1,4 @@
-import { columnKindOf, type Field, snakeCase, standardResources } from '@vsf/contract';
+import { columnKindOf, type Field, type JsonSchema, snakeCase, standardResources } from '@vsf/contract';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { ts } from './team-table.js';
@@ -10,21 +10,15 @@ export interface DeclaredResource {
   readonly fields: Readonly<Record<string, Field>> | undefined;
 }
 
-interface FieldJsonSchema {
-  type?: string | string[];
-  format?: string;
-  anyOf?: FieldJsonSchema[];
-}
-
 function fieldsOf(resource: DeclaredResource): Readonly<Record<string, Field>> {
   if (!resource.fields) throw new Error(`${resource.table}: declared without a field table; write its columns by hand`);
   return resource.fields;
 }
 
 /** The record's JSON Schema of one field, nullability apart: its kind, and `uuid` or `int64` formats. */
-function recordSchemaOf(resource: DeclaredResource, name: string): { schema: FieldJsonSchema; nullable: boolean } {
+function recordSchemaOf(resource: DeclaredResource, name: string): { schema: JsonSchema; nullable: boolean } {
   const shape = (resource.record as z.ZodObject).shape;
-  const json = z.toJSONSchema(shape[name] as z.ZodType, { io: 'output', unrepresentable: 'any' }) as FieldJsonSchema;
+  const json = z.toJSONSchema(shape[name] as z.ZodType, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const nullable = (json.anyOf ?? [json]).some(
     (s) => s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null')),
   );
