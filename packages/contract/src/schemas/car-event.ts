@@ -2,7 +2,7 @@ import { EXAMPLE_UUID } from '../openapi/schema-example.js';
 import { z } from '../zod.js';
 import { LongText, NameText } from './bounds.js';
 import { Timestamp, TimestampWithOffset, Uuid } from './common.js';
-import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields } from './image-upload.js';
+import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields, storedImageFields } from './image-upload.js';
 import { teamRecord } from './team-record.js';
 
 export const V1CarEvent = teamRecord(
@@ -43,9 +43,7 @@ export const V1CarPhoto = z
     id: Uuid,
     carId: Uuid,
     sessionId: Uuid,
-    filename: z.string(),
-    contentType: z.string(),
-    sizeBytes: z.number().int(),
+    ...storedImageFields,
     url: z.string().openapi({ description: '`/api/media/<id>`: the bytes, for the team’s keys' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -31,6 +31,13 @@ export const imageUploadFields = {
   }),
 };
 
+/** The fields every stored image's record has (car photos, marketing assets): what was uploaded, as stored. */
+export const storedImageFields = {
+  filename: z.string().openapi({ description: 'The name it was uploaded with' }),
+  contentType: z.string().openapi({ description: 'The image’s media type, lowercase: what the bytes are served as' }),
+  sizeBytes: z.number().int().openapi({ description: 'The stored bytes’ size, in bytes' }),
+};
+
 /**
  * The image part of an upload body's example: one source (the two together are refused), a real 1×1 PNG
  * whose bytes match its type, so "Try it out" stores it as shown.

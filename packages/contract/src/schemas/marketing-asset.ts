@@ -2,7 +2,7 @@ import { field, fieldTable } from '../field-table.js';
 import { z } from '../zod.js';
 import { NameText } from './bounds.js';
 import { Timestamp, Uuid } from './common.js';
-import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields } from './image-upload.js';
+import { hasOneImageSource, IMAGE_UPLOAD_EXAMPLE, imageUploadFields, storedImageFields } from './image-upload.js';
 
 export const V1MarketingAsset = z
   .object({
@@ -10,9 +10,7 @@ export const V1MarketingAsset = z
     teamId: z.string(),
     folderId: Uuid.nullable().openapi({ description: 'null: at the top level' }),
     name: z.string(),
-    filename: z.string(),
-    contentType: z.string(),
-    sizeBytes: z.number().int(),
+    ...storedImageFields,
     url: z.string().openapi({ description: '`/api/media/<id>`: the bytes, for keys with `read:marketing-assets`' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -973,9 +973,15 @@ export type V1CarPhoto = {
   carId: string;
   /** A UUID. */
   sessionId: string;
+  /** The name it was uploaded with */
   filename: string;
+  /** The image's media type, lowercase: what the bytes are served as */
   contentType: string;
-  /** A whole number. */
+  /**
+   * The stored bytes' size, in bytes
+   *
+   * A whole number.
+   */
   sizeBytes: number;
   /** `/api/media/<id>`: the bytes, for the team's keys */
   url: string;
@@ -1886,9 +1892,15 @@ export type V1MarketingAsset = {
    */
   folderId: string | null;
   name: string;
+  /** The name it was uploaded with */
   filename: string;
+  /** The image's media type, lowercase: what the bytes are served as */
   contentType: string;
-  /** A whole number. */
+  /**
+   * The stored bytes' size, in bytes
+   *
+   * A whole number.
+   */
   sizeBytes: number;
   /** `/api/media/<id>`: the bytes, for keys with `read:marketing-assets` */
   url: string;
