@@ -131,6 +131,20 @@ describe('exchange (a request and response in this process)', () => {
     expect(Buffer.from(answer.body).toString()).toBe('part one, part two');
   });
 
+  it('lets a handler destroy the request, read or not, and still answer', async () => {
+    const aborted: boolean[] = [];
+    const listener = (req: IncomingMessage, res: ServerResponse) => {
+      req.destroy(new Error('not wanted'));
+      req.once('close', () => {
+        aborted.push(req.aborted, req.socket.destroyed);
+        res.end('answered');
+      });
+    };
+    const answer = await exchange(listener, { ...get('/anything'), method: 'POST', body: '{"a":1}' });
+    expect(String(answer.body)).toBe('answered');
+    expect(aborted).toEqual([true, true]);
+  });
+
   it('rejects when the response is dropped without an answer', async () => {
     const listener = (_req: IncomingMessage, res: ServerResponse) => {
       res.destroy();

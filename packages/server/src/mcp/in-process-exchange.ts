@@ -88,6 +88,19 @@ class InProcessIncoming extends IncomingMessage {
     this.complete = true;
     this.push(null);
   }
+
+  /**
+   * As Node's own, without the connection to wait on and tear down (there is none): a request destroyed
+   * before its body was read is aborted, and an error nobody listens for is not thrown.
+   */
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.readableEnded || !this.complete) {
+      this.aborted = true;
+      this.emit('aborted');
+    }
+    (this.socket as unknown as InProcessSocket).destroy();
+    process.nextTick(callback, this.listenerCount('error') > 0 ? error : null);
+  }
 }
 Object.defineProperty(InProcessIncoming.prototype, 'log', {
   configurable: true,
