@@ -357,14 +357,16 @@ describe('members and grants in the admin API', () => {
         password: 'correct horse battery',
         scopes: ['read:cars'],
       });
-    const first = (await (await create('One@Example.com')).json()) as { data: { id: string; email: string } };
-    expect(first.data.email).toBe('one@example.com');
-    const taken = await create('one@example.com');
+    // Emails are unique across teams, and a PostgreSQL run shares its database with earlier runs.
+    const tag = Math.random().toString(36).slice(2, 10);
+    const first = (await (await create(`One-${tag}@Example.com`)).json()) as { data: { id: string; email: string } };
+    expect(first.data.email).toBe(`one-${tag}@example.com`);
+    const taken = await create(`one-${tag}@example.com`);
     expect(taken.status).toBe(409);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const since = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = (await (await create('two@example.com')).json()) as { data: { id: string } };
+    const second = (await (await create(`two-${tag}@example.com`)).json()) as { data: { id: string } };
     const list = async (query: string) =>
       (await (await admin.admin('GET', `/teams/${team.id}/members?${query}`)).json()) as {
         data: { id: string; password?: unknown; passwordHash?: unknown }[];

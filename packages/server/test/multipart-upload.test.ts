@@ -191,6 +191,14 @@ describe('binary-upload as multipart/form-data', () => {
       'filename',
     ],
     [
+      // busboy reads `name=""` as no name at all; two of them once crashed the duplicate check (a 500).
+      'two fields with an empty name',
+      () => ({ body: formOf([sessionField(), { name: '', value: 'a' }, { name: '', value: 'b' }, image()]) }),
+      400,
+      '',
+    ],
+    ['a file part with an empty name', () => ({ body: formOf([sessionField(), { ...image(), name: '' }]) }), 400, ''],
+    [
       'a field named __proto__',
       () => ({ body: formOf([sessionField(), { name: '__proto__', value: 'x' }, image()]) }),
       400,

@@ -110,7 +110,11 @@ function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
       reject(malformed((error as Error).message));
       return;
     }
-    form.on('field', (name, value, info) => {
+    // busboy gives a part sent with `name=""` no name at all (undefined, whatever its types say).
+    const unnamed = () =>
+      refuse(malformed('a part has no name; name each part (Content-Disposition: form-data; name="…")'));
+    form.on('field', (name: string | undefined, value, info) => {
+      if (!name) return unnamed();
       if (info.nameTruncated || info.valueTruncated)
         return refuse(malformed(`field "${name.slice(0, 100)}" is over ${MAX_FIELD_BYTES} bytes`));
       if (name === FILE_PART)
@@ -122,9 +126,13 @@ function parseForm(req: Request, body: Buffer): Promise<MultipartImage> {
       if (Object.hasOwn(fields, name)) return refuse(malformed(`field "${name.slice(0, 100)}" is sent twice`));
       fields[name] = value;
     });
-    form.on('file', (name, stream, info) => {
+    form.on('file', (name: string | undefined, stream, info) => {
       // A form cut short errors the open part's stream as well as the form: the form's error answers it.
       stream.on('error', () => {});
+      if (!name) {
+        stream.resume();
+        return unnamed();
+      }
       if (name !== FILE_PART || file) {
         stream.resume();
         return refuse(
