@@ -2,17 +2,15 @@ import fc from 'fast-check';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectDatabase, type Database } from '../src/db/connect-database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/connect-database.js';
 import { escapedText, sqlLiteral, withLiterals } from '../src/db/sql-literal.js';
 import { transactionBetween, transactionOpenedByFirstWrite } from '../src/repositories/bracketed-transaction.js';
 import { HotStatement } from '../src/repositories/hot-statement.js';
-import { migratedPglite } from '../src/testing/migrated-pglite.js';
+import { engineName, onPostgres, openTestDatabase } from './support/test-database.js';
 
 // An idempotent create's first and last statements travel with BEGIN and COMMIT on PostgreSQL: the
 // transaction must still be one unit (any failure undoes all of it), give its connection back clean,
 // and carry any text through the literals those messages need.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 let database: Database;
 const echo = new HotStatement('select ?::text as a, ?::int + 1 as b');
 const addTeam = new HotStatement('insert into teams (id, name, created_at, updated_at) values (?, ?, ?, ?)');
@@ -20,17 +18,14 @@ const teamName = new HotStatement('select name from teams where id = ?');
 const TRICKY = "it's ? $1 -- \\' \\\\ ; commit; ünïcødé 🚗";
 
 beforeAll(async () => {
-  database = onPostgres
-    ? connectDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
-    : connectDatabase({ pglite: await migratedPglite() });
-  await migrateToLatest(database.knex);
+  database = await openTestDatabase();
 });
 afterAll(() => database?.close());
 
 const newTeam = (name: string) => [crypto.randomUUID(), name, new Date(), new Date()] as const;
 const nameOf = async (id: string) => (await teamName.rows(database.knex, [id]))[0]?.name;
 
-describe(`transactionBetween (${onPostgres ? 'postgres' : 'pglite'})`, () => {
+describe(`transactionBetween (${engineName})`, () => {
   it('hands the opening rows to the body and commits the closing statement with its writes', async () => {
     const [bodyId, closingId] = [newTeam('Body'), newTeam(TRICKY)];
     const result = await transactionBetween(
@@ -133,7 +128,7 @@ describe(`transactionBetween (${onPostgres ? 'postgres' : 'pglite'})`, () => {
   });
 });
 
-describe(`transactionOpenedByFirstWrite (${onPostgres ? 'postgres' : 'pglite'})`, () => {
+describe(`transactionOpenedByFirstWrite (${engineName})`, () => {
   /** The texts of the messages pg's client sends while `work` runs (none on PGlite). */
   async function messagesDuring(work: () => Promise<unknown>): Promise<string[]> {
     const sent = vi.spyOn(pg.Client.prototype, 'query');

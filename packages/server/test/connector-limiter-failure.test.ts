@@ -1,12 +1,11 @@
 import type { Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../src/db/connect-database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/connect-database.js';
 import { ApiHttpError } from '../src/errors/api-http-error.js';
 import { createApp } from '../src/http/create-app.js';
 import type { KeyRateLimiter } from '../src/rate-limit/key-rate-limiter.js';
 import { createLogger } from '../src/runtime/logger.js';
-import { migratedPglite } from '../src/testing/migrated-pglite.js';
+import { openTestDatabase } from './support/test-database.js';
 
 /** A limiter whose `consume` answers as `answer` says: the limit's 429, or its store failing. */
 function limiter(answer: () => Error | undefined): KeyRateLimiter {
@@ -26,10 +25,7 @@ let close: () => Promise<void>;
 let next: () => Error | undefined = () => undefined;
 
 beforeAll(async () => {
-  database = process.env.TEST_DATABASE_URL
-    ? connectDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
-    : connectDatabase({ pglite: await migratedPglite() });
-  await migrateToLatest(database.knex);
+  database = await openTestDatabase();
   const app = createApp({ db: database.knex, rateLimiter: limiter(() => next()), logger: createLogger('silent') });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

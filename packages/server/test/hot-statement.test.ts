@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../src/db/connect-database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/connect-database.js';
 import { HotStatement, StatementCache } from '../src/repositories/hot-statement.js';
-import { migratedPglite } from '../src/testing/migrated-pglite.js';
+import { engineName, openTestDatabase } from './support/test-database.js';
 
 // The request path's fixed statements bypass knex's builder: they must bind like it, run inside a
 // transaction when given one, and give the pool its connection back whatever happens.
@@ -10,14 +9,11 @@ let database: Database;
 const echo = new HotStatement('select ?::text as a, ?::int + 1 as b');
 
 beforeAll(async () => {
-  database = process.env.TEST_DATABASE_URL
-    ? connectDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
-    : connectDatabase({ pglite: await migratedPglite() });
-  await migrateToLatest(database.knex);
+  database = await openTestDatabase();
 });
 afterAll(() => database?.close());
 
-describe(`HotStatement (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'})`, () => {
+describe(`HotStatement (${engineName})`, () => {
   it('binds values, never splices them, and runs again on the same connection', async () => {
     const tricky = "it's ? $1 -- not sql";
     for (let run = 0; run < 3; run++) {

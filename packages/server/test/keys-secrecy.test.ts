@@ -1,12 +1,11 @@
 import { Writable } from 'node:stream';
 import { ALL_SCOPES } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../src/db/connect-database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/connect-database.js';
 import { createApp } from '../src/http/create-app.js';
 import { createLogger } from '../src/runtime/logger.js';
-import { migratedPglite } from '../src/testing/migrated-pglite.js';
 import { apiCaller } from './support/api-caller.js';
+import { openTestDatabase } from './support/test-database.js';
 
 // Keys are secrets: the database keeps only a hash, and neither the request logs nor any error body
 // ever carries a key, whichever header it came in and however the request fails.
@@ -19,10 +18,7 @@ let logs = '';
 const ADMIN = 'secrecy-admin-token-0123456789';
 
 beforeAll(async () => {
-  database = process.env.TEST_DATABASE_URL
-    ? connectDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
-    : connectDatabase({ pglite: await migratedPglite() });
-  await migrateToLatest(database.knex);
+  database = await openTestDatabase();
   const sink = new Writable({
     write(chunk, _encoding, done) {
       logs += chunk.toString();

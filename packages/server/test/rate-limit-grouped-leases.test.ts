@@ -1,40 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../src/db/connect-database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/connect-database.js';
 import { groupedPostgresPenalty } from '../src/rate-limit/grouped-penalty.js';
-import { migratedPglite } from '../src/testing/migrated-pglite.js';
+import { queriesOn } from './support/queries-during.js';
+import { engineName, openTestDatabase } from './support/test-database.js';
 
 // 1 000 idle followers of 200 keys each lease their key's points once a window, at the same moments: one
 // upsert per key was 200 statements a minute (issue #34). Leases falling due together go in one statement,
 // with rate-limiter-flexible's per-row semantics (a window that ended restarts, else the lease adds).
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 let database: Database;
 
 beforeAll(async () => {
-  database = onPostgres
-    ? connectDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
-    : connectDatabase({ pglite: await migratedPglite() });
-  await migrateToLatest(database.knex);
+  database = await openTestDatabase();
 });
 afterAll(() => database?.close());
 
 /** The statements `work` sends to rate_limits. */
-async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const listener = (query: { sql: string }) => {
-    if (query.sql.includes('rate_limits')) sent.push(query.sql);
-  };
-  database.knex.on('query', listener);
-  try {
-    await work();
-  } finally {
-    database.knex.off('query', listener);
-  }
-  return sent;
-}
+const statementsDuring = async (work: () => Promise<unknown>) =>
+  (await queriesOn(database.knex, work)).map((query) => query.sql).filter((sql) => sql.includes('rate_limits'));
 
-describe(`grouped rate-limit leases (${onPostgres ? 'postgres' : 'pglite'})`, () => {
+describe(`grouped rate-limit leases (${engineName})`, () => {
   it('leases of many keys due at once cost one statement, each counted on its own row', async () => {
     const prefix = `test_${randomUUID().slice(0, 8)}`;
     const penalty = groupedPostgresPenalty(database.knex, prefix, 60_000);

@@ -55,27 +55,22 @@ function refuse(res: Response, error: ApiHttpError, resourceMetadata: string | u
 const unknownTool = (name: string) =>
   errorResult(404, { error: `Unknown tool: ${name}`, code: 'not_found', details: null });
 
+/** Where a tool call runs: the API, the tools the grant may list, and the credential its `/mcp` request verified. */
+interface ToolCaller {
+  deps: McpEndpointDeps;
+  tools: ReadonlyMap<string, AssistantTool>;
+  call: CallContext;
+}
+
 /** A tool call by name: the API request it stands for, shaped as MCP's result. */
-async function runTool(
-  deps: McpEndpointDeps,
-  tools: ReadonlyMap<string, AssistantTool>,
-  call: CallContext,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<CallToolResult> {
+async function runTool({ deps, tools, call }: ToolCaller, name: string, args: Record<string, unknown>) {
   const tool = tools.get(name);
   if (!tool) return unknownTool(name);
   return toolResult(tool, await callApi(deps.api(), tool, args, call));
 }
 
 /** `runTool`'s result as JSON text (a record's written around the API's own JSON: tool-results.ts). */
-async function runToolJson(
-  deps: McpEndpointDeps,
-  tools: ReadonlyMap<string, AssistantTool>,
-  call: CallContext,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<string> {
+async function runToolJson({ deps, tools, call }: ToolCaller, name: string, args: Record<string, unknown>) {
   const tool = tools.get(name);
   if (!tool) return JSON.stringify(unknownTool(name));
   return toolResultJson(tool, await callApi(deps.api(), tool, args, call));
@@ -101,7 +96,7 @@ function mcpServer(
     tools: [...tools.values()].filter((tool) => toolAllowed(tool, auth.scopes)).map(toolListEntry),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    runTool(deps, tools, call, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
+    runTool({ deps, tools, call }, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
   );
   return server;
 }
@@ -189,7 +184,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): Router {
     };
     const plain = plainToolCall(req, body);
     if (plain) {
-      const result = await runToolJson(deps, tools, call, plain.name, plain.args);
+      const result = await runToolJson({ deps, tools, call }, plain.name, plain.args);
       // As the SDK's transport answers it (JSON, no session), without Express's ETag of a body never cached:
       // the bytes of `JSON.stringify({ result, jsonrpc: '2.0', id })`, the result already JSON.
       const json = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(plain.id)}}`;
