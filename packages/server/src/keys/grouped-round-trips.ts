@@ -26,11 +26,6 @@ export class GroupedRoundTrips<K, I, O> {
     private readonly delayMs = 0,
   ) {}
 
-  /** Keys queued, not yet sent. */
-  get pending(): number {
-    return this.queued.size;
-  }
-
   /** Whether `key` waits for the next round trip. */
   has(key: K): boolean {
     return this.queued.has(key);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { apiKeysRepository } from '../repositories/api-keys-repository.js';
 import { GroupedRoundTrips } from './grouped-round-trips.js';
 
 /**
@@ -14,17 +15,7 @@ export class LastUseStamps {
 
   constructor(db: Knex, resolutionMs: number) {
     this.writes = new GroupedRoundTrips(async (group) => {
-      const rows = [...group].map(([id, at]) => ({
-        id,
-        at: at.toISOString(),
-        stale: new Date(at.getTime() - resolutionMs).toISOString(),
-      }));
-      await db.raw(
-        `update api_keys as k set last_used_at = v.at
-           from json_to_recordset(?::json) as v(id uuid, at timestamptz, stale timestamptz)
-          where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.stale)`,
-        [JSON.stringify(rows)],
-      );
+      await apiKeysRepository.touchLastUsed(db, group, resolutionMs);
       return new Map([...group.keys()].map((id) => [id, true as const]));
     });
   }

@@ -83,15 +83,7 @@ export const apiKeysRepository = {
   },
 
   // Read when the verified-key cache misses (AuthService); changes reach the cache through migration 022's trigger.
-  async findCredentialsByPrefix(db: Executor, prefix: string): Promise<KeyCredentials | undefined> {
-    const row: (ApiKeyRow & { api_enabled: boolean }) | undefined = await db('api_keys')
-      .join('teams', 'teams.id', 'api_keys.team_id')
-      .where('api_keys.prefix', prefix)
-      .first('api_keys.*', 'teams.api_enabled');
-    return row ? { key: toAdminKey(row), secretHash: row.secret_hash, teamApiEnabled: row.api_enabled } : undefined;
-  },
-
-  /** `findCredentialsByPrefix` for many keys in one query (the key cache's grouped reads), by prefix. */
+  /** Keys' credentials with their team's API switch, in one query (the key cache's grouped reads), by prefix. */
   async findCredentialsByPrefixes(db: Executor, prefixes: readonly string[]): Promise<Map<string, KeyCredentials>> {
     const rows: (ApiKeyRow & { api_enabled: boolean })[] = await db('api_keys')
       .join('teams', 'teams.id', 'api_keys.team_id')
@@ -119,10 +111,21 @@ export const apiKeysRepository = {
   },
 
   /** Throttled to one write a minute per key so reads do not turn into writes. */
-  async touchLastUsed(db: Executor, id: string, now: Date, resolutionMs = 60_000): Promise<void> {
-    await db('api_keys')
-      .where({ id })
-      .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - resolutionMs)))
-      .update({ last_used_at: now });
+  /**
+   * Writes each key's last use (id → when) in one statement, only where the stored one is older than the
+   * resolution (the statement re-checks, so keys stamped concurrently elsewhere are written once).
+   */
+  async touchLastUsed(db: Executor, stamps: ReadonlyMap<string, Date>, resolutionMs: number): Promise<void> {
+    const rows = [...stamps].map(([id, at]) => ({
+      id,
+      at: at.toISOString(),
+      stale: new Date(at.getTime() - resolutionMs).toISOString(),
+    }));
+    await db.raw(
+      `update api_keys as k set last_used_at = v.at
+         from json_to_recordset(?::json) as v(id uuid, at timestamptz, stale timestamptz)
+        where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.stale)`,
+      [JSON.stringify(rows)],
+    );
   },
 };
