@@ -1,7 +1,9 @@
-import { setMaxListeners } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createKey, createTeam } from './lib/admin-keys.js';
 import type { BenchContext } from './lib/bench-context.js';
+import { outputOf, ROOT, spawnTs, waitForLine } from './lib/child-process.js';
 import { type Figure, figure } from './lib/figure.js';
 
 /** Waiting `GET /events` requests held open at once, as 1 000 idle followers would. */
@@ -93,48 +95,41 @@ export async function idleLongPolls(ctx: BenchContext): Promise<Figure[]> {
   const team = await createTeam(server, 'Bench idle followers');
   const keys: string[] = [];
   for (let n = 0; n < POLLS / WAITS_PER_KEY; n++) keys.push(await createKey(server, team, ['read:cars']));
-  const feed = (key: string, query: string, signal?: AbortSignal) =>
-    fetch(`${server.baseUrl}/events?${query}`, { headers: { authorization: `Bearer ${key}` }, signal: signal ?? null });
-  const head = ((await (await feed(keys[0] as string, 'limit=0')).json()) as { nextCursor: number }).nextCursor;
-  const stop = new AbortController();
-  // Node's fetch leaves a listener on the signal per request it is given: thousands here, all ended by `stop`.
-  setMaxListeners(0, stop.signal);
-  let answered = 0;
-  let failed = 0;
-  /**
-   * Polls whose kept-alive connection the server closed as the client reused it (undici's "other side closed",
-   * ECONNRESET: its 5 s keep-alive timeout against a busy client's event loop): a transport race on a shared
-   * machine, with no answer and no statement; the follower polls again at once, as `follow` does. Reported.
-   */
-  let reset = 0;
-  const follow = async (key: string) => {
-    while (!stop.signal.aborted) {
-      try {
-        const res = await feed(key, `after=${head}&wait=${WAIT_SECONDS}`, stop.signal);
-        await res.arrayBuffer();
-        if (res.ok) answered++;
-        else failed++;
-      } catch (error) {
-        if (stop.signal.aborted) continue;
-        const cause = String((error as Error).cause ?? error);
-        if (/other side closed|ECONNRESET/.test(cause)) reset++;
-        else failed++;
-      }
-    }
-  };
-  const followers = Array.from({ length: POLLS }, (_, n) => follow(keys[n % keys.length] as string));
+  const head = (
+    (await (
+      await fetch(`${server.baseUrl}/events?limit=0`, { headers: { authorization: `Bearer ${keys[0]}` } })
+    ).json()) as { nextCursor: number }
+  ).nextCursor;
+  const keysFile = join(ctx.tmp, 'follower-keys.txt');
+  writeFileSync(keysFile, Array.from({ length: POLLS }, (_, n) => keys[n % keys.length]).join('\n'));
+  const followers = spawnTs(
+    join(ROOT, 'bench/lib/idle-followers.ts'),
+    [server.baseUrl, String(head), String(WAIT_SECONDS), keysFile],
+    {},
+    'pipe',
+  );
+  const output = outputOf(followers);
   let polling: Awaited<ReturnType<typeof rate>>;
   let carsDuring: number;
   try {
+    await waitForLine(followers, /following (\d+)/);
     // Every follower has answered once and polled again: the steady state, not the first requests.
     await sleep(WAIT_SECONDS * 1000 + 5_000);
     polling = await rate(WINDOW_MS);
     carsDuring = await carsP99();
   } finally {
-    stop.abort();
-    await Promise.all(followers);
+    followers.kill('SIGTERM');
   }
-  if (failed > 0) throw new Error(`${failed} long polls failed (answered ${answered})`);
+  const { code, stdout, stderr } = await output;
+  if (code !== 0) throw new Error(`the followers exited ${code}:\n${stderr}`);
+  const { answered, failed, reset, firstFailure } = JSON.parse(stdout) as {
+    answered: number;
+    failed: number;
+    /** Polls whose kept-alive connection the server closed as the client reused it: reported, not failed. */
+    reset: number;
+    firstFailure: string;
+  };
+  if (failed > 0) throw new Error(`${failed} long polls failed (answered ${answered}), the first: ${firstFailure}`);
   const carsAfter = await carsP99();
   const extra = Math.max(0, polling.total - idle.total);
   const carsWithout = (carsBefore + carsAfter) / 2;

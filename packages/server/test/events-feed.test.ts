@@ -1,6 +1,7 @@
 import { ALL_SCOPES, EXTENSIONS_HEADER, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDED_NAMESPACES, RESOURCE_TABLES } from '../src/repositories/resource-tables.js';
+import { EARLY_EMPTY_ANSWER, emptyAnswerDeadline } from '../src/services/events-service.js';
 import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
 import { type ApiCaller, apiCaller } from './support/api-caller.js';
 import { TINY_PNG } from './support/endpoint-fixtures.js';
@@ -259,6 +260,9 @@ describe('events feed', () => {
     expect(expiring.body).toMatchObject({ error: 'API key expired', code: 'unauthorized' });
   });
 
+  /** The least share of its `wait` an empty long poll waits. */
+  const EARLIEST = 1 - EARLY_EMPTY_ANSWER;
+
   it(`holds at most ${MAX_EVENTS_WAITS_PER_KEY} long polls per key; one more answers at once`, async () => {
     const { raw, start, team: created } = await team();
     const began = Date.now();
@@ -274,13 +278,40 @@ describe('events feed', () => {
     const another = apiCaller(server.baseUrl, (await server.createKey(created.id, ['read:locations'])).key);
     const beganOther = Date.now();
     await another('GET', '/events', { query: { after: String(start), wait: '1' } });
-    expect(Date.now() - beganOther).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - beganOther).toBeGreaterThanOrEqual(EARLIEST * 1_000);
     for (const poll of await Promise.all(polls)) expect(poll.status).toBe(200);
-    expect(Date.now() - began).toBeGreaterThanOrEqual(2_900);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(EARLIEST * 3_000);
     // Their slots are free again once they answered.
     const after = Date.now();
     await raw('GET', '/events', { query: { after: String(start), wait: '1' } });
-    expect(Date.now() - after).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - after).toBeGreaterThanOrEqual(EARLIEST * 1_000);
+  });
+
+  it('answers an empty wait in its last fifth, each at a point of its own: followers that began together spread out', async () => {
+    const { team: created, start } = await team();
+    const followers: ApiCaller[] = [];
+    for (let n = 0; n < 2; n++)
+      followers.push(apiCaller(server.baseUrl, (await server.createKey(created.id, ['read:locations'])).key));
+    const began = Date.now();
+    const answeredAfter = await Promise.all(
+      Array.from({ length: 2 * MAX_EVENTS_WAITS_PER_KEY }, async (_, n) => {
+        const res = await followers[n % 2]!<Feed>('GET', '/events', { query: { after: String(start), wait: '2' } });
+        expect(res.body).toEqual({ data: [], nextCursor: start, hasMore: false });
+        return Date.now() - began;
+      }),
+    );
+    for (const ms of answeredAfter) {
+      expect(ms).toBeGreaterThanOrEqual(EARLIEST * 2_000);
+      expect(ms).toBeLessThan(2_000 + 1_000);
+    }
+    // Ten points drawn over the last 400 ms: all within 80 ms of each other about once in 200 000 runs.
+    expect(Math.max(...answeredAfter) - Math.min(...answeredAfter)).toBeGreaterThan(80);
+  });
+
+  it("draws an empty wait's deadline from the last fifth of the wait", () => {
+    expect(emptyAnswerDeadline(25, 1_000, 0)).toBe(26_000);
+    expect(emptyAnswerDeadline(25, 1_000, 1)).toBe(1_000 + 25_000 * EARLIEST);
+    expect(emptyAnswerDeadline(10, 0, 0.5)).toBe(9_000);
   });
 
   it('refuses bad input with the ApiError shape', async () => {

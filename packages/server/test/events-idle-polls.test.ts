@@ -1,6 +1,7 @@
 import { ALL_SCOPES, MAX_EVENTS_WAITS_PER_KEY, type V1Event } from '@vsf/contract';
 import { describe, expect, it } from 'vitest';
 import { parseApiKey } from '../src/keys/api-key-format.js';
+import { STAMP_GATHER_MS } from '../src/keys/last-use-stamps.js';
 import type { TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
 import { queriesDuring } from './support/queries-during.js';
@@ -45,6 +46,8 @@ describe('idle long polls', () => {
     const everyone = (round: () => Promise<unknown>[]) => Promise.all(round());
     // A first round learns the head (and takes the team's lease), authenticates each key once.
     await everyone(() => Array.from({ length: followers }, (_, n) => poll(n)));
+    // Its keys' last-use stamps, gathered in the background, written now rather than during the rounds.
+    await waiter.services.auth.flushLastUse();
     const rounds = 2;
     const sent = (
       await queriesDuring(waiter, async () => {
@@ -76,15 +79,24 @@ describe('idle long polls', () => {
         }),
       );
     await round();
-    // Every key's last use a minute old, written in SQL: the change notification evicts them all here too.
+    await waiter.services.auth.flushLastUse();
+    // Every key's last use a minute old, written in SQL, and each key's change notification sent (a last use
+    // written alone sends none, migration 033): every instance reads them all again, as a minute on.
     const prefixes = keys.map((k) => parseApiKey(k)?.prefix as string);
     await writer
       .db('api_keys')
       .whereIn('prefix', prefixes)
       .update({ last_used_at: new Date(Date.now() - 120_000) });
+    for (const prefix of prefixes) await writer.db.raw('select pg_notify(?, ?)', ['vsf_key_changes', `key:${prefix}`]);
     // A change made in SQL reaches the verified-key cache within a second.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const sent = (await queriesDuring(waiter, round)).map((query) => query.sql);
+    // The stamps are written in the background, gathered for STAMP_GATHER_MS: waited for too.
+    const sent = (
+      await queriesDuring(waiter, async () => {
+        await round();
+        await new Promise((resolve) => setTimeout(resolve, STAMP_GATHER_MS + 500));
+      })
+    ).map((query) => query.sql);
     const stamps = sent.filter((sql) => /update "?api_keys/i.test(sql));
     const reads = sent.filter((sql) => /from "api_keys"/i.test(sql));
     console.info(`${keyCount} keys due, ${keyCount * MAX_EVENTS_WAITS_PER_KEY} polls: ${sent.length} queries`, sent);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ALL_SCOPES } from '@vsf/contract';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../src/testing/index.js';
 import { apiCaller } from './support/api-caller.js';
@@ -155,7 +156,7 @@ describe.skipIf(!databaseUrl)('two instances on one PostgreSQL', () => {
     const { key, keyId } = await a.createTeamWithKey(ALL_SCOPES);
     const onB = apiCaller(b.baseUrl, key);
     expect((await onB('GET', '/cars')).status).toBe(200);
-    // The first use writes last_used_at, whose notification evicts the entry once; the next read stays.
+    // The first use writes last_used_at, which notifies no instance (migration 033): the entry stays.
     await sleep(200);
     expect((await onB('GET', '/cars')).status).toBe(200);
     // Revoke with the trigger off for this one transaction: no notification is sent.
@@ -169,6 +170,30 @@ describe.skipIf(!databaseUrl)('two instances on one PostgreSQL', () => {
     await a.db.raw('select pg_notify(?, ?)', ['vsf_key_changes', `key:${prefix}`]);
     await sleep(200);
     expect((await onB('GET', '/cars')).body).toMatchObject({ error: 'API key revoked' });
+  });
+
+  it("a key's last use written alone notifies no instance; any other change of the key does", async () => {
+    const { keyId } = await a.createTeamWithKey(ALL_SCOPES);
+    const [{ prefix }] = await a.db('api_keys').where({ id: keyId }).select('prefix');
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.payload ?? ''));
+    try {
+      await listener.query('listen vsf_key_changes');
+      await a.db('api_keys').where({ id: keyId }).update({ last_used_at: new Date() });
+      // A notification sent at a commit is delivered before one sent at a later commit: this one marks the end.
+      await a.db.raw('select pg_notify(?, ?)', ['vsf_key_changes', 'marker:1']);
+      await until(() => heard.includes('marker:1'));
+      expect(heard.filter((payload) => payload === `key:${prefix}`)).toEqual([]);
+      for (const change of [{ name: 'renamed' }, { last_used_at: new Date(), scopes: JSON.stringify(['read:cars']) }]) {
+        heard.length = 0;
+        await a.db('api_keys').where({ id: keyId }).update(change);
+        await until(() => heard.includes(`key:${prefix}`));
+      }
+    } finally {
+      await listener.end();
+    }
   });
 
   it('a change made in SQL, outside any instance, reaches both caches within a second', async () => {

@@ -20,6 +20,7 @@ import * as m029WebhookStanding from '../db/migrations/029-webhook-standing.js';
 import * as m030AssistantConnector from '../db/migrations/030-assistant-connector.js';
 import * as m031TeamEventNotify from '../db/migrations/031-team-event-notify.js';
 import * as m032GrantChangeNotify from '../db/migrations/032-grant-change-notify.js';
+import * as m033KeyUseQuiet from '../db/migrations/033-key-use-quiet.js';
 
 /** Every migration by name, in the order they run. Append a file; never edit one that has shipped. */
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
@@ -43,4 +44,5 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '030-assistant-connector': m030AssistantConnector,
   '031-team-event-notify': m031TeamEventNotify,
   '032-grant-change-notify': m032GrantChangeNotify,
+  '033-key-use-quiet': m033KeyUseQuiet,
 };

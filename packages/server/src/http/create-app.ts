@@ -91,8 +91,10 @@ const SERVER_VERSION = serverPackage.version;
 
 /** Builds the HTTP application without listening, so tests and benchmarks can mount it. */
 export function createApp(deps: AppDeps): VsfApp {
+  const logger = deps.logger ?? createLogger(undefined, { secrets: [deps.adminToken] });
   const serviceDeps = {
     db: deps.db,
+    logger,
     now: deps.now ?? (() => new Date()),
     blobs: deps.blobs ?? new MemoryBlobStore(),
     fetchDeps: deps.fetchDeps,
@@ -114,7 +116,6 @@ export function createApp(deps: AppDeps): VsfApp {
     rateLimiter: deps.rateLimiter,
     bodyTimeouts: deps.bodyTimeouts ?? DEFAULT_BODY_TIMEOUTS,
   };
-  const logger = deps.logger ?? createLogger(undefined, { secrets: [deps.adminToken] });
   const redaction = { secrets: [deps.adminToken] };
   const app = express() as VsfApp;
   app.locals.services = services;

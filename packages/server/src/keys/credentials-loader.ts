@@ -3,15 +3,17 @@ import { apiKeysRepository, type KeyCredentials } from '../repositories/api-keys
 import { GroupedRoundTrips } from './grouped-round-trips.js';
 import type { VerifiedKeyCache } from './verified-key-cache.js';
 
-/** How long a background refresh gathers keys before its one query (nobody waits on it). */
-export const REFRESH_GATHER_MS = 1_000;
+/**
+ * How long a background refresh gathers keys before its one query (nobody waits on it; an entry is refreshed
+ * from half its TTL, so well before it runs out): keys in idle use fall due at their own moments.
+ */
+export const REFRESH_GATHER_MS = 5_000;
 
 /**
  * API keys' credentials for authentication: from the verified-key cache when it holds them, else read, with
  * the reads of every key missing at the same time in one query (group commit: a miss never waits longer than
  * it would alone). A key in use past half its cache TTL is read again in the background, gathered with the
- * others due within `REFRESH_GATHER_MS`, so keys in steady use do not each miss once a TTL; a stamped key
- * (its last-use write evicts it everywhere through the change notification) is refilled the same way.
+ * others due within `REFRESH_GATHER_MS`, so keys in steady use do not each miss once a TTL.
  * Every read is stored only if nothing was invalidated since it was sent (the cache's generation), as before.
  */
 export class CredentialsLoader {
@@ -46,7 +48,7 @@ export class CredentialsLoader {
   }
 
   /** Reads the key again within the gathering delay, with the others due then, unless refilled meanwhile. */
-  refreshSoon(prefix: string): void {
+  private refreshSoon(prefix: string): void {
     if (!this.cache?.enabled || this.refreshes.has(prefix)) return;
     this.refreshes.add(prefix, null).catch(() => {
       // A failed refresh leaves the entry to its TTL: the next miss reads it and reports the error.

@@ -42,4 +42,22 @@ describe('GroupedRoundTrips', () => {
     fail = false;
     expect(await trips.add('a', null)).toBe(1);
   });
+
+  it('flush sends a delayed group at once and resolves when it and anything queued meanwhile are written', async () => {
+    const groups: string[][] = [];
+    const trips = new GroupedRoundTrips<string, null, true>(async (group) => {
+      groups.push([...group.keys()]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return new Map([...group.keys()].map((key) => [key, true as const]));
+    }, 60_000);
+    await trips.flush();
+    const first = [trips.add('a', null), trips.add('b', null)];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(groups).toEqual([]);
+    const flushed = trips.flush();
+    const late = trips.add('c', null);
+    await flushed;
+    expect(groups).toEqual([['a', 'b'], ['c']]);
+    expect(await Promise.all([...first, late])).toEqual([true, true, true]);
+  });
 });

@@ -18,7 +18,8 @@ interface Queued<I, O> {
  */
 export class GroupedRoundTrips<K, I, O> {
   private queued = new Map<K, Queued<I, O | undefined>>();
-  private running = false;
+  /** The round trip under way, if one is. */
+  private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
 
   constructor(
@@ -46,6 +47,19 @@ export class GroupedRoundTrips<K, I, O> {
     return promise;
   }
 
+  /** Sends what is queued now, without its delay, and resolves once nothing is queued or under way. */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+      this.timer = undefined;
+    }
+    while (this.running || this.queued.size > 0) {
+      if (this.running) await this.running;
+      else await this.send();
+    }
+  }
+
   private schedule(): void {
     if (this.running || this.timer || this.queued.size === 0) return;
     const go = () => {
@@ -57,19 +71,23 @@ export class GroupedRoundTrips<K, I, O> {
     this.timer = this.delayMs > 0 ? setTimeout(go, this.delayMs).unref() : setImmediate(go);
   }
 
-  private async send(): Promise<void> {
-    if (this.running || this.queued.size === 0) return;
+  private send(): Promise<void> {
+    if (this.running || this.queued.size === 0) return this.running ?? Promise.resolve();
     const group = this.queued;
     this.queued = new Map();
-    this.running = true;
+    this.running = this.answer(group).finally(() => {
+      this.running = undefined;
+      this.schedule();
+    });
+    return this.running;
+  }
+
+  private async answer(group: Map<K, Queued<I, O | undefined>>): Promise<void> {
     try {
       const answers = await this.run(new Map([...group].map(([key, item]) => [key, item.input])));
       for (const [key, item] of group) item.resolve(answers.get(key));
     } catch (error) {
       for (const item of group.values()) item.reject(error);
-    } finally {
-      this.running = false;
-      this.schedule();
     }
   }
 }

@@ -2,35 +2,39 @@ import type { Knex } from 'knex';
 import { apiKeysRepository } from '../repositories/api-keys-repository.js';
 import { GroupedRoundTrips } from './grouped-round-trips.js';
 
+/** How long stamps gather before their one statement: a key's last use is kept to the minute anyway. */
+export const STAMP_GATHER_MS = 2_000;
+
 /**
- * Keys' `last_used_at` writes, one statement for every key stamped at the same time (group commit: a stamp
- * never waits longer than it would alone), and one stamp per key at a time: the key's other requests that find
- * its last use stale while its stamp is under way wait for that one instead of each writing again. Each row is
- * still written only when its stored last use is older than the resolution (the statement re-checks).
+ * Keys' `last_used_at` writes, in the background: the stamps of every key that falls due within `gatherMs`
+ * go in one statement, and a key has one stamp at a time (its other requests that find its last use stale
+ * meanwhile join that one). No request waits for it: 200 idle followers' keys falling due at their own
+ * moments (as followers do once they drift apart) were 3 statements a second, one a key (issue #34). Each
+ * row is still written only when its stored last use is older than the resolution (the statement re-checks).
+ * `flush` writes what is gathered (the server's shutdown calls it before the database closes).
  */
 export class LastUseStamps {
   private readonly writes: GroupedRoundTrips<string, Date, true>;
-  /** The stamp under way (queued or sent) per key id. */
-  private readonly underWay = new Map<string, Promise<unknown>>();
 
-  constructor(db: Knex, resolutionMs: number) {
+  constructor(
+    db: Knex,
+    resolutionMs: number,
+    private readonly onError: (error: unknown) => void,
+    gatherMs = STAMP_GATHER_MS,
+  ) {
     this.writes = new GroupedRoundTrips(async (group) => {
       await apiKeysRepository.touchLastUsed(db, group, resolutionMs);
       return new Map([...group.keys()].map((id) => [id, true as const]));
-    });
+    }, gatherMs);
   }
 
-  /** Writes `now` as the key's last use unless a stamp of it is already under way; resolves once written. */
-  async stamp(keyId: string, now: Date): Promise<void> {
-    const current = this.underWay.get(keyId);
-    if (current) {
-      await current;
-      return;
-    }
-    const written = this.writes.add(keyId, now).finally(() => {
-      if (this.underWay.get(keyId) === written) this.underWay.delete(keyId);
-    });
-    this.underWay.set(keyId, written);
-    await written;
+  /** Writes `now` as the key's last use within the gathering delay, unless a stamp of it is already queued. */
+  stamp(keyId: string, now: Date): void {
+    if (this.writes.has(keyId)) return;
+    this.writes.add(keyId, now).catch(this.onError);
+  }
+
+  flush(): Promise<void> {
+    return this.writes.flush();
   }
 }

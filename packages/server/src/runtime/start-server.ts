@@ -155,6 +155,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       });
       // Its last attempts end (a timeout at most) before the database they are recorded in closes.
       await webhookDispatcher.stop();
+      // Keys' last uses still gathering (no request waited for them) are written before the database closes.
+      await app.locals.services.auth.flushLastUse();
       await listener.close();
       await rateLimiter.close();
       await database.close();

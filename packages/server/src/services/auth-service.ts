@@ -55,12 +55,14 @@ export function requireScopes(auth: AuthContext, requirement: ScopeRequirement):
 export class AuthService {
   /** Keys' credentials, from the verified-key cache or read with the other keys missing at the same time. */
   private readonly loader: CredentialsLoader;
-  /** Keys' last-use writes, one statement for the keys stamped at the same time, one at a time per key. */
+  /** Keys' last-use writes, in the background: one statement for the keys stamped within a gathering delay. */
   private readonly stamps: LastUseStamps;
 
   constructor(private readonly deps: ServiceDeps) {
     this.loader = new CredentialsLoader(deps.db, deps.keyCache);
-    this.stamps = new LastUseStamps(deps.db, LAST_USED_RESOLUTION_MS);
+    this.stamps = new LastUseStamps(deps.db, LAST_USED_RESOLUTION_MS, (error) =>
+      deps.logger?.warn({ err: error }, 'a key’s last use could not be written'),
+    );
   }
 
   /**
@@ -115,10 +117,14 @@ export class AuthService {
   }
 
   private async recordKeyUse(key: { id: string; prefix: string }, now: Date): Promise<void> {
-    await this.stamps.stamp(key.id, now);
+    this.stamps.stamp(key.id, now);
+    // The write notifies no instance (migration 033): each records its own stamps in its cache.
     this.deps.keyCache?.touch(key.prefix, now.toISOString());
-    // The write's change notification evicts the key on every instance: read it again soon, in a group.
-    this.loader.refreshSoon(key.prefix);
+  }
+
+  /** Writes the keys' last uses still gathering (before the database closes). */
+  flushLastUse(): Promise<void> {
+    return this.stamps.flush();
   }
 
   private async recordGrantUse(grantId: string, now: Date): Promise<void> {

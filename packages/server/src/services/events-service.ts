@@ -19,6 +19,20 @@ export type AnyResource = TeamResource<any, any>;
 /** Retention runs at most this often per instance, from the feed's own requests. */
 const PRUNE_EVERY_MS = 60_000;
 
+/**
+ * An empty wait answers at a random point of the last fifth of its `wait`, not on the dot. Followers that began
+ * together (a deploy, a network blip, a thousand started by one cron tick) would otherwise re-poll together
+ * every `wait` seconds forever: 1 000 idle followers answered and re-polled in one burst that doubled another
+ * team's p99 for its length (issue #34). Each early answer moves its follower by up to this much, so a herd
+ * spreads out within a few waits. `wait` is "up to" in the contract: a follower polls again either way.
+ */
+export const EARLY_EMPTY_ANSWER = 0.2;
+
+/** When a wait of `waitSeconds` from now answers if nothing comes: somewhere in its last fifth. */
+export function emptyAnswerDeadline(waitSeconds: number, now = Date.now(), random = Math.random()): number {
+  return now + waitSeconds * 1000 * (1 - EARLY_EMPTY_ANSWER * random);
+}
+
 export interface EventsOptions {
   /** Events older than this are deleted (`VSF_EVENTS_RETENTION_DAYS`, default 30). */
   retentionDays: number;
@@ -123,7 +137,7 @@ export class EventsService {
     if (query.after !== undefined && query.after > head.lastCursor) throw cursorAhead(query.after, head.lastCursor);
     let after = query.after ?? head.prunedThrough;
     if (query.limit === 0) return { data: [], nextCursor: Math.max(after, head.lastCursor), hasMore: false };
-    const deadline = Date.now() + query.wait * 1000;
+    const deadline = emptyAnswerDeadline(query.wait);
     let waited = false;
     for (;;) {
       // Nothing can follow `after` up to the head read: no query (a wait that ends with no commit heard).

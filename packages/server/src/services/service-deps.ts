@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import type { VerifiedKeyCache } from '../keys/verified-key-cache.js';
 import type { BlobStore } from '../media/blob-store.js';
 import type { PublicFetchDeps } from '../media/fetch-public-image.js';
@@ -9,6 +10,8 @@ export interface ServiceDeps {
   now: () => Date;
   /** Verified keys kept in memory; every lookup reads the database when absent. */
   keyCache?: VerifiedKeyCache | undefined;
+  /** Where work no request waits for reports its failures (a key's last-use stamp). */
+  logger?: Pick<Logger, 'warn'> | undefined;
 }
 
 export interface MediaDeps extends ServiceDeps {

@@ -3,7 +3,7 @@ import { recordColumns, standardResources } from '@vsf/contract';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { MIGRATIONS } from '../../generated/migrations.js';
-import { createNotifyFunction, dropNotifyFunction } from './notify-triggers.js';
+import { createNotifyFunction, dropNotifyFunction, replaceNotifyBody } from './notify-triggers.js';
 import { recordEventFunction } from './record-event-function.js';
 import { addResourceColumns, declaredColumns } from './resource-columns.js';
 import { countTeamRows, createResourceTable, recordTeamEvents } from './resource-table.js';
@@ -27,7 +27,7 @@ export function migrationsFingerprint(): string {
   const hash = createHash('sha256');
   for (const name of Object.keys(migrations).sort()) {
     hash.update(`${name}\n${String(migrations[name]?.up)}\n`);
-    // What a migration hands a shared helper to write (022's and 032's notify functions) is part of its code.
+    // What a migration hands a shared helper to write (022's, 032's and 033's notify functions) is part of its code.
     for (const [key, value] of Object.entries(migrations[name] ?? {}))
       if (typeof value !== 'function') hash.update(`${key}=${JSON.stringify(value)}\n`);
   }
@@ -41,6 +41,7 @@ export function migrationsFingerprint(): string {
     createResourceTable,
     createNotifyFunction,
     dropNotifyFunction,
+    replaceNotifyBody,
     recordEventFunction,
     declaredColumns,
     addResourceColumns,

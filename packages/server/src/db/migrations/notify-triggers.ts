@@ -17,15 +17,24 @@ export interface NotifyFunction {
 }
 
 /** Creates (or replaces) the function, then its triggers. */
-export async function createNotifyFunction(knex: Knex, { name, body, triggers }: NotifyFunction): Promise<void> {
-  await knex.raw(`
-    create or replace function ${name}() returns trigger language plpgsql as $$
-    begin${body}
-    end $$`);
+export async function createNotifyFunction(knex: Knex, fn: NotifyFunction): Promise<void> {
+  await replaceNotifyBody(knex, fn);
+  const { name, triggers } = fn;
   for (const trigger of triggers) {
     await knex.raw(`create trigger ${trigger.name} after ${trigger.after} on ${trigger.table}
     for each row execute function ${name}()`);
   }
+}
+
+/** Gives the function `body`; the triggers that run it stay as they are (a later migration's change of what notifies). */
+export async function replaceNotifyBody(
+  knex: Knex,
+  { name, body }: Pick<NotifyFunction, 'name' | 'body'>,
+): Promise<void> {
+  await knex.raw(`
+    create or replace function ${name}() returns trigger language plpgsql as $$
+    begin${body}
+    end $$`);
 }
 
 /** Drops the function's triggers, then the function. */
