@@ -15,7 +15,8 @@ const CRON_INTERVAL_MS = 60_000;
 /**
  * The `events` extension's two costs and its gain:
  * - what recording every change costs writes: POST /cars with the cars table's event trigger on, against
- *   the same server with it disabled, alternated so drift hits both (target: under 10 % slower);
+ *   the same server with it disabled, alternated so drift hits both (target: at least 0.85 of it, issue #34's;
+ *   round two's issue asked 0.9);
  * - how far behind `vsf sync --follow` keeps a mirror: from a PATCH's response to its value in the
  *   follower's SQLite mirror, one change at a time (targets p50 ≤ 50 ms, p99 ≤ 250 ms), beside the cron it
  *   replaces.
@@ -66,7 +67,8 @@ async function writeCost(ctx: BenchContext): Promise<Figure> {
     value,
     floor,
     comparison: '>=',
-    target: 0.9,
+    // Issue #34's target for this figure (round two's issue asked 0.9; the README gives both).
+    target: 0.85,
     floorIs: 'the same server and load with the cars table’s event trigger disabled, alternated with it',
     details: { withEvents: withEvents.map(Math.round).join(', '), without: without.map(Math.round).join(', ') },
   });
