@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createClient, type GlobalOptions } from '../context.js';
+import { mapInPool } from '../map-in-pool.js';
 import { networkCause } from '../network-cause.js';
 import type { PhotoFile } from '../photo-files.js';
 import { classifyFailure, failureMessage } from './classify-failure.js';
@@ -10,7 +11,7 @@ import { photoProgress } from './photo-progress.js';
 import type { QueuedPhoto, QueueEntry } from './queue-entry.js';
 import { QUEUE_ENTRY_VERSION } from './queue-entry.js';
 import { queueOnInterrupt } from './queue-on-interrupt.js';
-import { QueueStore, sha256 } from './queue-store.js';
+import { QueueStore, sha256OffThread } from './queue-store.js';
 import { currentTarget, sameTarget } from './queue-target.js';
 import { refuseRepeat } from './refuse-repeat.js';
 
@@ -35,6 +36,23 @@ export function plannedEvent(
   };
 }
 
+/** Photos read and hashed at once: the thread pool's four threads, and a few reads queued behind them. */
+const SNAPSHOT_POOL = 8;
+
+/** A photo's bytes as they are now, and its queue record (named, sized, hashed, with its idempotency key). */
+async function snapshot(path: string): Promise<[QueuedPhoto, Uint8Array]> {
+  const data = await readFile(path);
+  const photo: QueuedPhoto = {
+    copy: '',
+    source: path,
+    filename: basename(path),
+    size: data.byteLength,
+    sha256: await sha256OffThread(data),
+    idempotencyKey: randomUUID(),
+  };
+  return [photo, data];
+}
+
 /**
  * Runs a drop-off, pick-up or photo upload live; when the API cannot be reached — before the first step or
  * part-way — the steps not yet acknowledged go into the offline queue with their idempotency keys and the
@@ -52,21 +70,11 @@ export async function runOrQueue(
   const target = currentTarget(globals);
   if (!target) throw new Error('No API key');
   // Read once: what is queued is exactly what would have been sent now, whatever happens to the files later.
-  const bytes = new Map<QueuedPhoto, Uint8Array>();
-  const photos: QueuedPhoto[] = [];
-  for (const file of files) {
-    const data = new Uint8Array(await readFile(file.path));
-    const photo: QueuedPhoto = {
-      copy: '',
-      source: file.path,
-      filename: basename(file.path),
-      size: data.byteLength,
-      sha256: sha256(data),
-      idempotencyKey: randomUUID(),
-    };
-    bytes.set(photo, data);
-    photos.push(photo);
-  }
+  // Read and hashed side by side, off the main thread (40 photos one after another kept the server idle for
+  // the first ~150 ms of an upload), and kept as read: a copy of each was a tenth of the CLI's CPU.
+  const read = await mapInPool(files, SNAPSHOT_POOL, (file) => snapshot(file.path));
+  const bytes = new Map<QueuedPhoto, Uint8Array>(read);
+  const photos = read.map(([photo]) => photo);
   const entry: QueueEntry = {
     version: QUEUE_ENTRY_VERSION,
     id: '',
