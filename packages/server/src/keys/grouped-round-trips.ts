@@ -50,8 +50,9 @@ export class GroupedRoundTrips<K, I, O> {
   /** Sends what is queued now, without its delay, and resolves once nothing is queued or under way. */
   async flush(): Promise<void> {
     if (this.timer) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
+      // schedule() made a timeout when there is a delay, an immediate when not.
+      if (this.delayMs > 0) clearTimeout(this.timer as NodeJS.Timeout);
+      else clearImmediate(this.timer as NodeJS.Immediate);
       this.timer = undefined;
     }
     while (this.running || this.queued.size > 0) {

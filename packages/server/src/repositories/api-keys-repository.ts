@@ -110,7 +110,6 @@ export const apiKeysRepository = {
     return this.findById(db, id);
   },
 
-  /** Throttled to one write a minute per key so reads do not turn into writes. */
   /**
    * Writes each key's last use (id → when) in one statement, only where the stored one is older than the
    * resolution (the statement re-checks, so keys stamped concurrently elsewhere are written once).
