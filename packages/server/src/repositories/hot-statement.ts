@@ -62,18 +62,36 @@ export class HotStatement {
 
   private async run(connection: Connection, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
     // PGlite has no named statements; it runs in this process, so there is no round trip to save either.
-    const named = connection instanceof pg.Client && this.options.prepared !== false;
-    const query = connection as Connection;
-    const result = await (named
-      ? query.query({ name: this.name, text: this.text, values })
-      : query.query(this.text, values));
-    return result.rows;
+    if (connection instanceof pg.Client && this.options.prepared !== false)
+      return runNamed(connection, this.name, this.text, values);
+    return (await connection.query(this.text, values)).rows;
   }
 
   /** The statement as SQL text with its values written in, for a message that cannot carry parameters. */
   withValues(values: readonly unknown[]): string {
     return withLiterals(this.sql, values);
   }
+}
+
+/**
+ * A named statement submitted as pg's own `Query`, made from the text: given a `{ name, text, values }`
+ * config instead, pg copies it property by property (through its descriptors) and wraps its promise in one
+ * more, on every query (~5 µs of a read under load).
+ */
+function runNamed(
+  connection: pg.Client,
+  name: string,
+  text: string,
+  values: readonly unknown[],
+): Promise<Record<string, unknown>[]> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query(text, values as unknown[], (error, result) => {
+      if (error) reject(error);
+      else resolve((result as unknown as { rows: Record<string, unknown>[] }).rows);
+    });
+    (query as unknown as { name: string }).name = name;
+    connection.query(query);
+  });
 }
 
 /**
