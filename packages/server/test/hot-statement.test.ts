@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../src/db/connect-database.js';
 import { HotStatement, StatementCache } from '../src/repositories/hot-statement.js';
 import { engineName, openTestDatabase } from './support/test-database.js';
@@ -40,6 +41,21 @@ describe(`HotStatement (${engineName})`, () => {
       await expect(failing.rows(database.knex, [0])).rejects.toThrow(/division by zero/);
     expect(await echo.rows(database.knex, ['still', 1])).toEqual([{ a: 'still', b: 2 }]);
   });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'hands pg a named Query of its own, so pg has no config object to copy on every run',
+    async () => {
+      const submitted = vi.spyOn(pg.Client.prototype, 'query');
+      try {
+        expect(await echo.rows(database.knex, ['q', 1])).toEqual([{ a: 'q', b: 2 }]);
+        const [query] = submitted.mock.calls[0] ?? [];
+        expect(query).toBeInstanceOf(pg.Query);
+        expect(query).toMatchObject({ name: expect.stringMatching(/^vsf_[0-9a-f]{24}$/), values: ['q', 1] });
+      } finally {
+        submitted.mockRestore();
+      }
+    },
+  );
 
   it('keeps a bounded number of texts, and past the bound prepares nothing on the connection', async () => {
     const cache = new StatementCache(2);
