@@ -6,12 +6,9 @@ import { withLiterals } from '../db/sql-literal.js';
 
 type Executor = Knex | Knex.Transaction;
 
-/** What both drivers' connections answer a query with: pg's `Client` and PGlite. */
+/** What both drivers' connections answer a query with: pg's `Client` and PGlite (named statements: `runNamed`). */
 interface Connection {
-  query(
-    query: string | { name: string; text: string; values: readonly unknown[] },
-    values?: readonly unknown[],
-  ): Promise<{ rows: Record<string, unknown>[] }>;
+  query(text: string, values?: readonly unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 /** The part of knex's client a statement needs: its pool (a transaction's client hands out its own connection). */
