@@ -17,7 +17,9 @@ import { PostgresPageWriter, UPSERT_ROWS } from './sql/postgres-page-writer.js';
 import { writeRecordValues } from './sql/record-values.js';
 import { quote, type SqlConnection } from './sql/sql-connection.js';
 import { SqliteConnection } from './sql/sqlite-connection.js';
+import { buildIdIndex, hasIdIndex } from './sql/sqlite-id-index.js';
 import { SqlitePageWriter } from './sql/sqlite-page-writer.js';
+import { insertValuesSql } from './sql/upsert-sql.js';
 
 const STATE_TABLE = 'vsf_sync_state';
 const LOCK_TABLE = 'vsf_sync_lock';
@@ -88,8 +90,10 @@ export class SqlSink implements Sink {
     const table = quote(resource.name);
     if (!(await db.hasTable(resource.name))) {
       const columns = resource.columns.map((c) => `${quote(c.column)} ${columnType(this.kind, c)}`);
+      // SQLite's table loads without its id index, built when the first run completes (sqlite-id-index.ts).
+      const key = this.kind === 'sqlite' ? '' : ', primary key ("id")';
       await db.run(
-        `create table ${table} (${columns.join(', ')}, "synced_at" text not null, "synced_run" text not null, primary key ("id"))`,
+        `create table ${table} (${columns.join(', ')}, "synced_at" text not null, "synced_run" text not null${key})`,
       );
       return;
     }
@@ -197,31 +201,14 @@ export class SqlSink implements Sink {
     return values;
   }
 
-  /**
-   * `insert ... on conflict (id) do update` for `rows` records, written once per resource and row count.
-   * A stored record is replaced only when the incoming one is not older; either way it is marked seen
-   * by this run (`synced_run`), which is what pruning compares.
-   */
+  /** The upsert of `rows` records, written once per resource and row count. */
   private upsertSql(resource: ResourceSpec, rows: number): string {
     const cacheKey = `${resource.name}\0${rows}`;
-    const cached = this.upserts.get(cacheKey);
-    if (cached) return cached;
-    const table = quote(resource.name);
-    const columns = [...resource.columns.map((c) => c.column), 'synced_at', 'synced_run'];
-    const placeholders = `(${columns.map(() => '?').join(', ')})`;
-    const hasUpdatedAt = resource.columns.some((c) => c.column === 'updated_at');
-    const newer = `${table}."updated_at" is null or excluded."updated_at" >= ${table}."updated_at"`;
-    const assignments = columns
-      .filter((c) => c !== 'id')
-      .map((c) =>
-        !hasUpdatedAt || c === 'synced_at' || c === 'synced_run'
-          ? `${quote(c)} = excluded.${quote(c)}`
-          : `${quote(c)} = case when ${newer} then excluded.${quote(c)} else ${table}.${quote(c)} end`,
-      );
-    const sql =
-      `insert into ${table} (${columns.map(quote).join(', ')}) values ${Array(rows).fill(placeholders).join(', ')} ` +
-      `on conflict ("id") do update set ${assignments.join(', ')}`;
-    this.upserts.set(cacheKey, sql);
+    let sql = this.upserts.get(cacheKey);
+    if (!sql) {
+      sql = insertValuesSql(resource, rows);
+      this.upserts.set(cacheKey, sql);
+    }
     return sql;
   }
 
@@ -229,7 +216,7 @@ export class SqlSink implements Sink {
     const now = isoTime();
     const db = await this.db();
     if (db instanceof SqliteConnection) {
-      const writer = this.sqliteWriter(db, resource);
+      const writer = await this.sqliteWriter(db, resource);
       // better-sqlite3 is synchronous: the page is written within this one transaction's turn.
       return db.transaction(async () => writer.write(records, checkpoint, now));
     }
@@ -237,14 +224,27 @@ export class SqlSink implements Sink {
     return db.transaction((tx) => writer.write(tx, records, checkpoint, now));
   }
 
-  /** The resource's SQLite page writer, with its statements prepared once for the sink's life. */
-  private sqliteWriter(db: SqliteConnection, resource: ResourceSpec): SqlitePageWriter {
+  /**
+   * The resource's SQLite page writer, with its statements prepared once for the sink's life: plain
+   * inserts while the table is loading without its id index (sqlite-id-index.ts), upserts after.
+   */
+  private async sqliteWriter(db: SqliteConnection, resource: ResourceSpec): Promise<SqlitePageWriter> {
     let writer = this.sqliteWriters.get(resource.name);
     if (!writer) {
-      writer = new SqlitePageWriter(resource, db.prepare(this.upsertSql(resource, 1)), db.prepare(SAVE_CHECKPOINT));
+      const upsert = await hasIdIndex(db, resource);
+      const insert = db.prepare(insertValuesSql(resource, 1, upsert));
+      writer = new SqlitePageWriter(resource, insert, db.prepare(SAVE_CHECKPOINT));
       this.sqliteWriters.set(resource.name, writer);
     }
     return writer;
+  }
+
+  /** Gives a SQLite table loaded without its id index the index, before anything else writes to it. */
+  private async indexLoadedTable(tx: SqlConnection, resource: ResourceSpec): Promise<void> {
+    if (tx.kind !== 'sqlite' || (await hasIdIndex(tx, resource))) return;
+    await buildIdIndex(tx, resource);
+    // The writer prepared for loading inserts plainly: the next page needs the upsert.
+    this.sqliteWriters.delete(resource.name);
   }
 
   /** The resource's PostgreSQL page writer, with its bindings kept for the sink's life. */
@@ -268,6 +268,7 @@ export class SqlSink implements Sink {
   ) {
     const db = await this.db();
     return db.transaction(async (tx) => {
+      await this.indexLoadedTable(tx, resource);
       const deleted = run.prune
         ? await tx.run(`delete from ${quote(resource.name)} where synced_run <> ?`, [run.runId])
         : 0;
@@ -290,6 +291,7 @@ export class SqlSink implements Sink {
       let upserted = 0;
       let deleted = 0;
       for (const { resource, upserts, deletes } of changes) {
+        await this.indexLoadedTable(tx, resource);
         // One row per statement: a page may hold several changes of one record, applied in order.
         for (const record of upserts)
           await tx.run(this.upsertSql(resource, 1), this.toValues(resource, record, runId, now));
