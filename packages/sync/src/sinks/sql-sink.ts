@@ -18,6 +18,7 @@ import { writeRecordValues } from './sql/record-values.js';
 import { quote, type SqlConnection } from './sql/sql-connection.js';
 import { SqliteConnection } from './sql/sqlite-connection.js';
 import { buildIdIndex, hasIdIndex } from './sql/sqlite-id-index.js';
+import { LoadingIds } from './sql/sqlite-loading-ids.js';
 import { SqlitePageWriter } from './sql/sqlite-page-writer.js';
 import { insertValuesSql } from './sql/upsert-sql.js';
 
@@ -50,6 +51,10 @@ export class SqlSink implements Sink {
   private readonly sqliteWriters = new Map<string, SqlitePageWriter>();
   private readonly postgresWriters = new Map<string, PostgresPageWriter>();
   private connection: Promise<SqlConnection> | undefined;
+  /** SQLite tables known to have their id index: once built it stays. */
+  private readonly indexed = new Set<string>();
+  /** The ids of SQLite tables still loading, kept for reading them (sqlite-loading-ids.ts). */
+  private loadingIds: LoadingIds | undefined;
 
   constructor(
     readonly kind: 'sqlite' | 'postgres',
@@ -218,7 +223,10 @@ export class SqlSink implements Sink {
     if (db instanceof SqliteConnection) {
       const writer = await this.sqliteWriter(db, resource);
       // better-sqlite3 is synchronous: the page is written within this one transaction's turn.
-      return db.transaction(async () => writer.write(records, checkpoint, now));
+      return db.transaction(async (tx) => {
+        await this.loadingIds?.forget(tx, resource);
+        return writer.write(records, checkpoint, now);
+      });
     }
     const writer = this.postgresWriter(resource);
     return db.transaction((tx) => writer.write(tx, records, checkpoint, now));
@@ -241,7 +249,13 @@ export class SqlSink implements Sink {
 
   /** Gives a SQLite table loaded without its id index the index, before anything else writes to it. */
   private async indexLoadedTable(tx: SqlConnection, resource: ResourceSpec): Promise<void> {
-    if (tx.kind !== 'sqlite' || (await hasIdIndex(tx, resource))) return;
+    if (tx.kind !== 'sqlite' || this.indexed.has(resource.name)) return;
+    // Known indexed only once committed: this transaction may yet roll back, and the next call checks again.
+    if (await hasIdIndex(tx, resource)) {
+      this.indexed.add(resource.name);
+      return;
+    }
+    await this.loadingIds?.forget(tx, resource);
     await buildIdIndex(tx, resource);
     // The writer prepared for loading inserts plainly: the next page needs the upsert.
     this.sqliteWriters.delete(resource.name);
@@ -335,20 +349,40 @@ export class SqlSink implements Sink {
 
   async readByIds(resource: ResourceSpec, ids: string[]): Promise<Record<string, unknown>[]> {
     if (ids.length === 0) return [];
-    const rows = await (await this.db()).query(
-      `select * from ${quote(resource.name)} where id in (${ids.map(() => '?').join(', ')})`,
+    const db = await this.db();
+    const loading = await this.loadingIdsOf(db, resource);
+    const among = `in (${ids.map(() => '?').join(', ')})`;
+    const rows = await db.query(
+      loading
+        ? `select m.* from ${loading} as l join main.${quote(resource.name)} as m on m.rowid = l.rid where l."id" ${among}`
+        : `select * from ${quote(resource.name)} where id ${among}`,
       ids,
     );
     return rows.map((row) => this.toRecord(resource, row));
   }
 
   async idsAfter(resource: ResourceSpec, after: string | null, limit: number): Promise<string[]> {
+    const db = await this.db();
+    const loading = await this.loadingIdsOf(db, resource);
     const where = after === null ? '' : 'where id > ? ';
-    const rows = await (await this.db()).query<{ id: unknown }>(
-      `select id from ${quote(resource.name)} ${where}order by id limit ?`,
+    const rows = await db.query<{ id: unknown }>(
+      loading
+        ? `select distinct "id" from ${loading} ${where}order by "id" limit ?`
+        : `select id from ${quote(resource.name)} ${where}order by id limit ?`,
       after === null ? [limit] : [after, limit],
     );
     return rows.map((row) => String(row.id));
+  }
+
+  /** For a SQLite table still loading without its id index, the temporary table of its ids; else none. */
+  private async loadingIdsOf(db: SqlConnection, resource: ResourceSpec): Promise<string | undefined> {
+    if (db.kind !== 'sqlite' || this.indexed.has(resource.name)) return undefined;
+    if (await hasIdIndex(db, resource)) {
+      this.indexed.add(resource.name);
+      return undefined;
+    }
+    this.loadingIds ??= new LoadingIds(db);
+    return this.loadingIds.of(resource);
   }
 
   /** A stored row as the API record it came from. */
