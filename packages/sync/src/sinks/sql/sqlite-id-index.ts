@@ -45,9 +45,10 @@ export async function buildIdIndex(tx: SqlConnection, resource: ResourceSpec): P
   await tx.run(`delete from ${table} where "id" in (select "id" from ${repeats})`);
   await tx.run(create);
   // An `insert … select` upsert takes its rows one at a time, in the select's order: a later row meets
-  // the one before it as a conflict. `where true` keeps SQLite from reading `on` as a join's.
+  // the one before it as a conflict. Only each id's own rows need their arrival order; sorted by id
+  // first, the index is written in order too. `where true` keeps SQLite from reading `on` as a join's.
   await tx.run(
-    `insert into ${table} (${columns}) select ${columns} from ${repeats} where true order by seq ${onConflictUpdate(resource)}`,
+    `insert into ${table} (${columns}) select ${columns} from ${repeats} where true order by "id", seq ${onConflictUpdate(resource)}`,
   );
   await tx.run(`drop table ${repeats}`);
 }
