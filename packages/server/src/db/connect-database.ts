@@ -4,9 +4,12 @@ import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { BracketingPgClient } from './bracketing-pg-client.js';
+import { parseTimestamptz } from './timestamptz-parser.js';
 
 // int8 (count(*), bigint columns) arrives as a string from pg; every value we store fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
+// The same Dates as pg's own parser, read without regexes in the form the server's sessions get (UTC).
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 /**
  * An open `PGlite`, as the public types name it: structural, because PGlite's own declarations need the
