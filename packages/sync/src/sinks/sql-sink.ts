@@ -239,22 +239,27 @@ export class SqlSink implements Sink {
   private async sqliteWriter(db: SqliteConnection, resource: ResourceSpec): Promise<SqlitePageWriter> {
     let writer = this.sqliteWriters.get(resource.name);
     if (!writer) {
-      const upsert = await hasIdIndex(db, resource);
-      const insert = db.prepare(insertValuesSql(resource, 1, upsert));
+      const insert = db.prepare(insertValuesSql(resource, 1, await this.hasIndexedIds(db, resource)));
       writer = new SqlitePageWriter(resource, insert, db.prepare(SAVE_CHECKPOINT));
       this.sqliteWriters.set(resource.name, writer);
     }
     return writer;
   }
 
+  /**
+   * Whether the resource's table has its id index: always on PostgreSQL; on SQLite once it is built and
+   * committed (an index built in a transaction that may yet roll back is found by the next call).
+   */
+  private async hasIndexedIds(db: SqlConnection, resource: ResourceSpec): Promise<boolean> {
+    if (db.kind !== 'sqlite' || this.indexed.has(resource.name)) return true;
+    if (!(await hasIdIndex(db, resource))) return false;
+    this.indexed.add(resource.name);
+    return true;
+  }
+
   /** Gives a SQLite table loaded without its id index the index, before anything else writes to it. */
   private async indexLoadedTable(tx: SqlConnection, resource: ResourceSpec): Promise<void> {
-    if (tx.kind !== 'sqlite' || this.indexed.has(resource.name)) return;
-    // Known indexed only once committed: this transaction may yet roll back, and the next call checks again.
-    if (await hasIdIndex(tx, resource)) {
-      this.indexed.add(resource.name);
-      return;
-    }
+    if (await this.hasIndexedIds(tx, resource)) return;
     await this.loadingIds?.forget(tx, resource);
     await buildIdIndex(tx, resource);
     // The writer prepared for loading inserts plainly: the next page needs the upsert.
@@ -376,11 +381,7 @@ export class SqlSink implements Sink {
 
   /** For a SQLite table still loading without its id index, the temporary table of its ids; else none. */
   private async loadingIdsOf(db: SqlConnection, resource: ResourceSpec): Promise<string | undefined> {
-    if (db.kind !== 'sqlite' || this.indexed.has(resource.name)) return undefined;
-    if (await hasIdIndex(db, resource)) {
-      this.indexed.add(resource.name);
-      return undefined;
-    }
+    if (await this.hasIndexedIds(db, resource)) return undefined;
     this.loadingIds ??= new LoadingIds(db);
     return this.loadingIds.of(resource);
   }

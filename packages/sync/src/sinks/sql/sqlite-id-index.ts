@@ -8,7 +8,7 @@ import { mirrorColumns, onConflictUpdate } from './upsert-sql.js';
  * random id on an index leaf of its own: every page's commit rewrote ~200 leaves, and a 1M-car first
  * sync slowed from 39 000 to 22 000 rows/s as the index grew (plain inserts: 116 000 to 131 000, flat).
  */
-export const idIndexName = (resource: ResourceSpec): string => `vsf_${resource.name}_id`;
+const idIndexName = (resource: ResourceSpec): string => `vsf_${resource.name}_id`;
 
 /** Whether the table has a unique index on `id` alone (its own, or the primary key of an older mirror). */
 export async function hasIdIndex(db: SqlConnection, resource: ResourceSpec): Promise<boolean> {
