@@ -21,6 +21,7 @@ import * as m030AssistantConnector from '../db/migrations/030-assistant-connecto
 import * as m031TeamEventNotify from '../db/migrations/031-team-event-notify.js';
 import * as m032GrantChangeNotify from '../db/migrations/032-grant-change-notify.js';
 import * as m033KeyUseQuiet from '../db/migrations/033-key-use-quiet.js';
+import * as m034EventInbox from '../db/migrations/034-event-inbox.js';
 
 /** Every migration by name, in the order they run. Append a file; never edit one that has shipped. */
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
@@ -45,4 +46,5 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '031-team-event-notify': m031TeamEventNotify,
   '032-grant-change-notify': m032GrantChangeNotify,
   '033-key-use-quiet': m033KeyUseQuiet,
+  '034-event-inbox': m034EventInbox,
 };

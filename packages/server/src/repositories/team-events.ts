@@ -18,34 +18,51 @@ export interface FeedHead {
   prunedThrough: number;
 }
 
-/** The team's feed position; a team that never changed anything is at 0. */
-export async function feedHead(db: Executor, teamId: string): Promise<FeedHead> {
-  const row = (await db('team_event_heads').where({ team_id: teamId }).first('last_cursor', 'pruned_through')) as
-    | { last_cursor: string | number; pruned_through: string | number }
-    | undefined;
-  return { lastCursor: Number(row?.last_cursor ?? 0), prunedThrough: Number(row?.pruned_through ?? 0) };
-}
+type HeadRow = { last_cursor: string | number | null; pruned_through: string | number | null };
 
-/**
- * Announces the team's commits for `seconds` from now (migration 031's lease, never shortened) and reads its
- * head in the same statement. The lease is written to the row the team's commits update, so a commit under
- * way either sees it or holds this statement until it has committed, and then the head returned is past it.
- */
-export async function watchFeed(db: Executor, teamId: string, seconds: number): Promise<FeedHead> {
-  const { rows } = (await db.raw(
-    `insert into team_event_heads as h (team_id, watched_until) values (?, now() + make_interval(secs => ?))
-     on conflict (team_id) do update set watched_until = greatest(h.watched_until, excluded.watched_until)
-     returning last_cursor, pruned_through`,
-    [teamId, seconds],
-  )) as { rows: { last_cursor: string | number; pruned_through: string | number }[] };
+function headOf(rows: HeadRow[]): FeedHead {
   const row = rows[0];
   return { lastCursor: Number(row?.last_cursor ?? 0), prunedThrough: Number(row?.pruned_through ?? 0) };
 }
 
 /**
+ * The team's feed position, once the events its committed writes left in the inbox are numbered (migration
+ * 034); a team that never changed anything is at 0.
+ */
+export async function feedHead(db: Executor, teamId: string): Promise<FeedHead> {
+  const { rows } = (await db.raw('select * from vsf_sequence_team_events(?)', [teamId])) as { rows: HeadRow[] };
+  return headOf(rows);
+}
+
+/**
+ * Announces the team's commits for `seconds` from now (migration 031's lease, never shortened), then reads its
+ * head as `feedHead` does: a commit either sees the lease and notifies, or is numbered in that head (034).
+ */
+export async function watchFeed(db: Executor, teamId: string, seconds: number): Promise<FeedHead> {
+  const { rows } = (await db.raw('select * from vsf_watch_team_events(?, ?)', [teamId, seconds])) as {
+    rows: HeadRow[];
+  };
+  return headOf(rows);
+}
+
+/**
+ * Numbers the events waiting in the inbox of the teams of `teams` (every team's when absent), so the feed's
+ * table and heads hold them; answers how many teams had some.
+ */
+export async function sequenceEvents(db: Executor, teams?: readonly string[]): Promise<number> {
+  if (teams?.length === 0) return 0;
+  // An array literal: knex would spread a JS array into one binding per element.
+  const only = teams ? `{${teams.join(',')}}` : null;
+  const { rows } = (await db.raw('select vsf_sequence_events(?::uuid[]) as teams', [only])) as {
+    rows: { teams: number }[];
+  };
+  return Number(rows[0]?.teams ?? 0);
+}
+
+/**
  * The team's events after `after` up to `through`, of the given tables only, in cursor order. `through` is
- * a head read before: every event at or below it has committed (cursors are taken at commit), so a page
- * never skips one that commits later.
+ * a head read before: every event at or below it has committed (cursors are given to committed events
+ * only, 034), so a page never skips one that commits later.
  */
 export async function eventsAfter(
   db: Executor,

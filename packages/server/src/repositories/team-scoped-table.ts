@@ -55,10 +55,11 @@ export class TeamScopedTable<R extends { id: string }> {
   private readonly writes = new StatementCache();
   /**
    * The version of a team's rows, read in the same statement as a page: null unless the table's events
-   * trigger is on (migration 024), else the trigger row's and the team's feed head's row versions. Every
-   * committed write of the team's rows moves the head (the trigger runs at commit, in the writing
-   * transaction); turning the trigger off and on again rewrites its `pg_trigger` row, so writes made
-   * while it was off move the version too.
+   * trigger is on (migration 024), else the trigger row's and the team's feed head's row versions with the
+   * newest event waiting in the team's inbox (034). Every committed write of the team's rows adds an inbox
+   * row (the trigger runs in the writing transaction), and numbering the inbox moves the head, so the
+   * version never comes back; turning the trigger off and on again rewrites its `pg_trigger` row, so
+   * writes made while it was off move the version too.
    */
   private readonly versionSql: string;
 
@@ -74,7 +75,9 @@ export class TeamScopedTable<R extends { id: string }> {
     this.versionSql =
       `(select t.xmin::text from pg_trigger t where t.tgrelid = '"${table}"'::regclass ` +
       `and t.tgname = '${table}_record_events' and t.tgenabled in ('O', 'A')) || ':' || ` +
-      `coalesce((select h.xmin::text || ':' || h.last_cursor from team_event_heads h where h.team_id = ?), '-')`;
+      "(select coalesce(h.xmin::text || ':' || h.last_cursor, '-') || ':' || " +
+      "coalesce((select max(i.id) from team_event_inbox i where i.team_id = t.team_id)::text, '-') " +
+      'from (select ?::uuid as team_id) t left join team_event_heads h on h.team_id = t.team_id)';
   }
 
   /** The table of an API record: its columns are the record schema's (recordColumns). */

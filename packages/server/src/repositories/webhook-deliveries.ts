@@ -116,17 +116,15 @@ export async function watchWebhookTeams(
        select distinct team_id from webhooks
        where enabled ${only ? `and team_id in (${only.map(() => '?').join(', ')})` : ''}
      ),
-     renewed as (
-       insert into team_event_heads as h (team_id, watched_until)
-       select hooked.team_id, now() + make_interval(secs => ?) from hooked
+     due as (
+       select hooked.team_id from hooked
          left join team_event_heads old on old.team_id = hooked.team_id
        where old.watched_until is null or old.watched_until < now() + make_interval(secs => ?)
        order by hooked.team_id
-       on conflict (team_id) do update set watched_until = greatest(h.watched_until, excluded.watched_until)
-       returning 1
-     )
-     select team_id from hooked`,
-    [...(only ?? []), seconds, seconds / 2],
+     ),
+     renewed as (select count(vsf_announce_team_events(due.team_id, ?)) from due)
+     select team_id from hooked cross join renewed`,
+    [...(only ?? []), seconds / 2, seconds],
   )) as { rows: { team_id: string }[] };
   return rows.map((row) => String(row.team_id));
 }

@@ -16,6 +16,7 @@ import { FileBlobStore, MemoryBlobStore } from '../media/blob-store.js';
 import { S3BlobStore, s3OptionsFromEnv } from '../media/s3-blob-store.js';
 import { createMessagingProviders } from '../providers/messaging/messaging-config.js';
 import { createKeyRateLimiter } from '../rate-limit/key-rate-limiter.js';
+import { EventInboxDrain } from '../services/event-inbox-drain.js';
 import { FeedWake } from '../services/feed-wake.js';
 import { bootstrapDemoTeam, type DemoCredentials } from './bootstrap-demo-team.js';
 import { createLogger } from './logger.js';
@@ -120,6 +121,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   if (config.webhooks.dispatch) {
     webhookDispatcher.start((error) => logger.warn({ err: error }, 'webhook dispatcher pass failed; retrying'));
   }
+  const inboxDrain = new EventInboxDrain(database.knex);
+  inboxDrain.start((error) => logger.warn({ err: error }, 'numbering the events inbox failed; retrying'));
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -155,6 +158,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       });
       // Its last attempts end (a timeout at most) before the database they are recorded in closes.
       await webhookDispatcher.stop();
+      await inboxDrain.stop();
       // Keys' last uses still gathering (no request waited for them) are written before the database closes.
       await app.locals.services.auth.flushLastUse();
       await listener.close();

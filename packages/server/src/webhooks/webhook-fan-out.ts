@@ -1,4 +1,5 @@
 import type { V1Event } from '@vsf/contract';
+import { sequenceEvents } from '../repositories/team-events.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
 import {
   advanceCursor,
@@ -37,6 +38,8 @@ export async function fanOut(
 ): Promise<{ created: number; more: boolean }> {
   let created = 0;
   let more = false;
+  // Heads move only as the inbox is numbered (migration 034): what waits there is what endpoints are behind.
+  await sequenceEvents(deps.db, teams && [...teams]);
   for (const endpoint of await endpointsBehind(deps.db, deps.now(), teams)) {
     const result = await fanOutOne(deps, endpoint);
     created += result.created;

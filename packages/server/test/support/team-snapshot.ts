@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sequenceEvents } from '../../src/repositories/team-events.js';
 
 /** One table's rows for a team, as the database prints them: their count and a digest of their text. */
 export interface TableDigest {
@@ -7,7 +8,9 @@ export interface TableDigest {
 }
 
 // The row-count deltas are derived bookkeeping (a read may fold them); team-row-counts.test.ts checks them.
-// The events feed (team_events, team_event_heads) is in: a refused request must record no change.
+// The events feed (team_events, team_event_heads, team_event_inbox) is in: a refused request must record no
+// change. Both readers number the team's inbox first (migration 034), so the server's own numbering of what
+// a request before them wrote moves nothing between two reads.
 const BOOKKEEPING = new Set(['team_row_count_deltas']);
 const teamTables = new WeakMap<Knex, Promise<string[]>>();
 
@@ -34,6 +37,7 @@ const orderOf = (table: string) => (table === 'team_event_heads' ? 'team_id' : '
 /** The team's rows themselves, table by table (but key last-use times), for suites that compare rows. */
 export async function teamRows(db: Knex, teamId: string): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};
+  await sequenceEvents(db, [teamId]);
   for (const table of await tablesOf(db)) {
     if (table !== 'api_keys') rows[table] = await db(table).where({ team_id: teamId }).orderBy(orderOf(table));
   }
@@ -48,6 +52,7 @@ export async function teamRows(db: Knex, teamId: string): Promise<Record<string,
  */
 export async function snapshotTeam(db: Knex, teamId: string): Promise<Record<string, TableDigest>> {
   const tables = await tablesOf(db);
+  await sequenceEvents(db, [teamId]);
   const selects = tables.map((table) => {
     return db.raw(
       `select ?::text as t, count(*)::int as n, md5(coalesce(string_agg(x::text, E'\\n' order by x.??), '')) as d from ?? x where x.team_id = ?`,

@@ -28,7 +28,7 @@ export async function down(knex: Knex): Promise<void> {
 }
 
 /** 024's function, with the lease read and the notify (`notify`), or as 024 made it (going down). */
-function recordEventFunctionNotifying(notify: boolean): string {
+export function recordEventFunctionNotifying(notify: boolean): string {
   return recordEventFunction('create or replace', {
     declare: notify ? 'watched timestamptz;' : '',
     returning: notify ? ', watched_until' : '',

@@ -1,0 +1,113 @@
+import { ALL_SCOPES, type V1Event } from '@vsf/contract';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sequenceEvents } from '../src/repositories/team-events.js';
+import { EventInboxDrain } from '../src/services/event-inbox-drain.js';
+import { startTestServer, type TestServer } from '../src/testing/start-test-server.js';
+import { apiCaller } from './support/api-caller.js';
+
+// Migration 034: a write appends its event to the team's inbox without waiting for the team's other writes,
+// and cursors are handed out to committed events only, so the feed stays in commit order. Runs on PGlite and,
+// with TEST_DATABASE_URL, on PostgreSQL (the suite of two open transactions needs two connections).
+const databaseUrl = process.env.TEST_DATABASE_URL;
+let server: TestServer;
+
+interface Feed {
+  data: V1Event[];
+  nextCursor: number;
+}
+
+async function team() {
+  const created = await server.createTeamWithKey(ALL_SCOPES);
+  const api = apiCaller(server.baseUrl, created.key);
+  const feed = async (after?: number) => {
+    const res = await api<Feed>('GET', '/events', {
+      query: after === undefined ? { limit: '0' } : { after: String(after) },
+    });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  return { teamId: created.team.id, api, feed, start: (await feed()).nextCursor };
+}
+
+const insertCar = (db: Knex, teamId: string, model: string) =>
+  db.raw(
+    `insert into cars (id, team_id, year, make, model, is_for_sale, created_at, updated_at)
+     values (gen_random_uuid(), ?, 2020, 'Make', ?, false, now(), now()) returning id`,
+    [teamId, model],
+  );
+
+async function countsOf(teamId: string) {
+  const [inbox, events] = await Promise.all(
+    ['team_event_inbox', 'team_events'].map(async (table) =>
+      Number((await server.db(table).where({ team_id: teamId }).count({ n: '*' }))[0]?.n ?? 0),
+    ),
+  );
+  return { inbox, events };
+}
+
+beforeAll(async () => {
+  server = await startTestServer(databaseUrl ? { databaseUrl } : {});
+});
+afterAll(() => server?.close());
+
+describe('recording a team’s events', () => {
+  it('keeps each event once, in the inbox until numbered, then in the feed with the next cursors', async () => {
+    const { teamId, api, feed, start } = await team();
+    const before = await countsOf(teamId);
+    const made: string[] = [];
+    for (const name of ['A', 'B', 'C']) made.push((await api('POST', '/locations', { body: { name } })).body.data.id);
+    // The instance's own drain may have numbered some of them meanwhile; together they are the three.
+    const written = await countsOf(teamId);
+    expect(written.inbox + written.events).toBe(before.inbox + before.events + 3);
+
+    await sequenceEvents(server.db, [teamId]);
+    expect(await countsOf(teamId)).toEqual({ inbox: 0, events: before.events + 3 });
+    // Nothing left: numbering again writes nothing and names no team.
+    expect(await sequenceEvents(server.db, [teamId])).toBe(0);
+    const { data } = await feed(start);
+    expect(data.map((e) => [e.cursor, e.recordId])).toEqual(made.map((id, i) => [start + i + 1, id]));
+  });
+
+  it('is numbered by an instance’s drain when nobody reads the feed', async () => {
+    const { teamId, feed, start } = await team();
+    const drain = new EventInboxDrain(server.db, 20);
+    const errors: unknown[] = [];
+    try {
+      const { rows } = await insertCar(server.db, teamId, 'Drained');
+      drain.start((error) => errors.push(error));
+      const deadline = Date.now() + 10_000;
+      while (drain.numbered === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(drain.numbered).toBeGreaterThan(0);
+      expect(await countsOf(teamId)).toMatchObject({ inbox: 0 });
+      expect((await feed(start)).data.map((e) => e.recordId)).toEqual([rows[0].id]);
+    } finally {
+      await drain.stop();
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(!databaseUrl)('a team’s writes recorded side by side (PostgreSQL)', () => {
+  it('commits a write while another write of the team, its event recorded, is still open; cursors follow the commits', async () => {
+    const { teamId, feed, start } = await team();
+    const open = await server.db.transaction();
+    try {
+      const { rows: first } = await insertCar(open, teamId, 'Open');
+      // Fires the deferred trigger now: under 024 this locked the team's feed head until the transaction ended.
+      await open.raw('set constraints all immediate');
+      const second = await server.db.transaction(async (trx) => {
+        // Under 024 this commit waited for the open transaction's head lock: it fails instead of hanging.
+        await trx.raw(`set local lock_timeout = '3s'`);
+        return (await insertCar(trx, teamId, 'Committed')).rows[0].id as string;
+      });
+      // Read while the first is still open: only the committed write, at the next cursor.
+      expect((await feed(start)).data.map((e) => [e.cursor, e.recordId])).toEqual([[start + 1, second]]);
+      await open.commit();
+      // The one that committed later comes after it, never below a cursor a reader has seen.
+      expect((await feed(start + 1)).data.map((e) => [e.cursor, e.recordId])).toEqual([[start + 2, first[0].id]]);
+    } finally {
+      if (!open.isCompleted()) await open.rollback();
+    }
+  });
+});
