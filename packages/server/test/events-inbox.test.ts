@@ -37,12 +37,10 @@ const insertCar = (db: Knex, teamId: string, model: string) =>
     [teamId, model],
   );
 
-async function countsOf(teamId: string) {
-  const [inbox, events] = await Promise.all(
-    ['team_event_inbox', 'team_events'].map(async (table) =>
-      Number((await server.db(table).where({ team_id: teamId }).count({ n: '*' }))[0]?.n ?? 0),
-    ),
-  );
+async function countsOf(teamId: string): Promise<{ inbox: number; events: number }> {
+  const count = async (table: string) =>
+    Number((await server.db(table).where({ team_id: teamId }).count({ n: '*' }))[0]?.n ?? 0);
+  const [inbox, events] = await Promise.all([count('team_event_inbox'), count('team_events')]);
   return { inbox, events };
 }
 
