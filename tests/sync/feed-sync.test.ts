@@ -136,6 +136,8 @@ for (const { kind, to } of sinks) {
         await client.locations.delete(gone.id);
         await client.locations.update(kept.id, { name: 'Kept, renamed' });
         // Every event so far past the retention, then pruned: the mirror's cursor is older than the feed.
+        // Numbered first (the server's migration 034 keeps a write's event in an inbox until a read or its drain).
+        await server.services.events.numberWaiting([team.id]);
         await server
           .db('team_events')
           .where({ team_id: team.id })

@@ -7,7 +7,7 @@ import {
   type V1Event,
 } from '@vsf/contract';
 import { ApiHttpError } from '../errors/api-http-error.js';
-import { eventsAfter, feedHead, pruneEvents, type StoredEvent } from '../repositories/team-events.js';
+import { eventsAfter, feedHead, pruneEvents, type StoredEvent, sequenceEvents } from '../repositories/team-events.js';
 import type { AuthContext } from './auth-service.js';
 import { FeedWake } from './feed-wake.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -208,6 +208,14 @@ export class EventsService {
       nextCursor: hasMore ? (page[page.length - 1]?.cursor ?? from) : Math.max(from, head.lastCursor),
       hasMore,
     };
+  }
+
+  /**
+   * Gives cursors to the committed events waiting in the inbox (migration 034), of `teams` or of every team:
+   * what each read does for its own team first, and the instance's drain every few seconds.
+   */
+  numberWaiting(teams?: readonly string[]): Promise<number> {
+    return sequenceEvents(this.deps.db, teams);
   }
 
   /** Deletes events past the retention, at most once a minute per instance. */

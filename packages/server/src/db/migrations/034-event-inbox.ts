@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { recordEventFunctionNotifying, TEAM_EVENTS_CHANNEL } from './031-team-event-notify.js';
+import { RECORDED_CHANGE } from './record-event-function.js';
 
 /**
  * A team's writes no longer wait on each other to be recorded. Under 024 each commit that recorded an event
@@ -21,6 +22,8 @@ import { recordEventFunctionNotifying, TEAM_EVENTS_CHANNEL } from './031-team-ev
  * lease was taken, and the lease taker's own sequencing, after it, numbers it.
  */
 export const EVENT_LOCK_CLASS = 1_987_274_341;
+// The SQL below is exported so that migrationsFingerprint() (index.ts) hashes it: cached test databases
+// are made again when it changes.
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -59,29 +62,14 @@ const LOCK = (mode: 'shared' | 'exclusive', team: string) =>
   `perform pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(${EVENT_LOCK_CLASS}, hashtext(${team}::text));`;
 
 /** 024's trigger function, writing to the inbox; the lease is read after the shared lock is held. */
-const RECORD_INTO_INBOX = `
+export const RECORD_INTO_INBOX = `
     create or replace function vsf_record_event() returns trigger language plpgsql as $$
     declare
       written jsonb;
       act text;
       team uuid;
       watched timestamptz;
-    begin
-      if tg_op = 'DELETE' then
-        written := to_jsonb(old);
-        act := 'deleted';
-      else
-        written := to_jsonb(new);
-        act := case
-          when tg_op = 'INSERT' then 'created'
-          when written->>'deleted_at' is not null and to_jsonb(old)->>'deleted_at' is null then 'soft_deleted'
-          else 'updated'
-        end;
-      end if;
-      team := (written->>'team_id')::uuid;
-      if not exists (select 1 from teams where id = team) then
-        return null;
-      end if;
+    begin${RECORDED_CHANGE}
       ${LOCK('shared', 'team')}
       insert into team_event_inbox (team_id, table_name, action, record_id, record)
         values (team, tg_table_name, act, (written->>'id')::uuid, written);
@@ -95,7 +83,7 @@ const RECORD_INTO_INBOX = `
  * after the head is locked, so its snapshot sees every row the sequencing before it moved. Writes nothing
  * when the inbox holds none of the team's rows.
  */
-const SEQUENCE_TEAM = `
+export const SEQUENCE_TEAM = `
     create function vsf_sequence_team_events(team uuid) returns table (last_cursor bigint, pruned_through bigint)
     language plpgsql as $$
     declare
@@ -119,7 +107,7 @@ const SEQUENCE_TEAM = `
     end $$`;
 
 /** Sequences the teams of \`teams\` (every team, when null) that have inbox rows, in team order. */
-const SEQUENCE_TEAMS = `
+export const SEQUENCE_TEAMS = `
     create function vsf_sequence_events(teams uuid[]) returns integer language plpgsql as $$
     declare
       team uuid;
@@ -141,7 +129,7 @@ const SEQUENCE_TEAMS = `
  * waits for every commit under way that did not see the lease, and holds back those that start until the
  * lease has committed, which they then see.
  */
-const ANNOUNCE_TEAM = `
+export const ANNOUNCE_TEAM = `
     create function vsf_announce_team_events(team uuid, secs double precision) returns void
     language plpgsql as $$
     begin
@@ -151,7 +139,7 @@ const ANNOUNCE_TEAM = `
     end $$`;
 
 /** The lease, then the head: every commit the lease does not announce is numbered by then. */
-const WATCH_TEAM = `
+export const WATCH_TEAM = `
     create function vsf_watch_team_events(team uuid, secs double precision)
     returns table (last_cursor bigint, pruned_through bigint) language plpgsql as $$
     begin
