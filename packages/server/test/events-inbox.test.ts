@@ -108,4 +108,30 @@ describe.skipIf(!databaseUrl)('a team’s writes recorded side by side (PostgreS
       if (!open.isCompleted()) await open.rollback();
     }
   });
+
+  it('lets a transaction that numbered the feed and wrote commit while a lease taker waits for the head', async () => {
+    const { teamId, feed, start } = await team();
+    await insertCar(server.db, teamId, 'Waiting in the inbox');
+    const numbering = await server.db.transaction();
+    try {
+      // Numbers the waiting event, so holds the team's head, then writes: its event is recorded at commit.
+      await numbering.raw('select * from vsf_sequence_team_events(?)', [teamId]);
+      const { rows } = await insertCar(numbering, teamId, 'Written after numbering');
+      const leasing = server.db.raw('select * from vsf_watch_team_events(?, 60)', [teamId]);
+      const leased = leasing.then(() => 'leased');
+      leased.catch(() => undefined);
+      // The lease taker is waiting (for the numbering's lock or the head) before the numbering commits.
+      const deadline = Date.now() + 5_000;
+      const waiting = async () =>
+        Number(
+          (await server.db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock'`)).rows[0].n,
+        );
+      while ((await waiting()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await numbering.commit();
+      expect(await leased).toBe('leased');
+      expect((await feed(start)).data.map((e) => e.recordId)).toContain(rows[0].id);
+    } finally {
+      if (!numbering.isCompleted()) await numbering.rollback();
+    }
+  });
 });

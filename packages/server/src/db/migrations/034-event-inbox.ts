@@ -81,7 +81,9 @@ export const RECORD_INTO_INBOX = `
 /**
  * Numbers the team's committed inbox rows and answers its head. The delete runs as a statement of its own
  * after the head is locked, so its snapshot sees every row the sequencing before it moved. Writes nothing
- * when the inbox holds none of the team's rows.
+ * when the inbox holds none of the team's rows. The shared lock comes before the head's, as in a lease
+ * taker (exclusive, then the head): a transaction that numbers and then writes (its trigger asks for the
+ * shared lock at commit) would otherwise deadlock with a lease taker waiting for the head it holds.
  */
 export const SEQUENCE_TEAM = `
     create function vsf_sequence_team_events(team uuid) returns table (last_cursor bigint, pruned_through bigint)
@@ -91,6 +93,7 @@ export const SEQUENCE_TEAM = `
       moved bigint;
     begin
       if exists (select 1 from team_event_inbox i where i.team_id = team) then
+        ${LOCK('shared', 'team')}
         insert into team_event_heads as h (team_id) values (team) on conflict (team_id) do nothing;
         select h.last_cursor into head from team_event_heads h where h.team_id = team for update;
         with batch as (delete from team_event_inbox i where i.team_id = team returning i.*)
