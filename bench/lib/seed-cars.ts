@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { EVENT_LOCK_CLASS } from '../../packages/server/src/db/migrations/034-event-inbox.js';
 
 const MAKES = ['Toyota', 'Ford', 'Honda', 'Chevrolet', 'BMW', 'Tesla', 'Subaru', 'Porsche', 'Audi', 'Jeep'];
 const MODELS = ['Corolla', 'F-150', 'Civic', 'Silverado', 'X5', 'Model 3', 'Outback', '911', 'A4', 'Wrangler'];
@@ -85,10 +86,10 @@ export async function seedTeams(knex: Knex, teamIds: readonly string[], count: n
 }
 
 /**
- * Runs `insert` (an INSERT … SELECT) and appends a `created` event for each row it
- * wrote to its team's feed, with the next cursors of the team, in one transaction: what the table's
- * per-row event trigger (migrations 024 and 031) records, written in one statement instead of one
- * trigger call per row. The trigger is off only inside this transaction (ALTER TABLE is transactional, and
+ * Runs `insert` (an INSERT … SELECT) and appends a `created` event for each row it wrote to its team's
+ * feed, with the next cursors of the team, in one transaction: what the table's per-row event trigger
+ * (migrations 024, 031 and 034) records once numbered, written in one statement instead of one trigger
+ * call per row. The trigger is off only inside this transaction (ALTER TABLE is transactional, and
  * its lock keeps every other writer of the table waiting until the trigger is back on).
  */
 async function insertRecordingEvents(
@@ -99,6 +100,13 @@ async function insertRecordingEvents(
 ): Promise<void> {
   await knex.transaction(async (trx) => {
     await trx.raw(`alter table ${table} disable trigger ${table}_record_events`);
+    // The teams' cursors are written here: no one may number their events meanwhile (the server's readers and
+    // drain take this lock shared first, migration 034), and what waits in their inbox is numbered before.
+    await trx.raw(
+      'select count(pg_advisory_xact_lock(?, hashtext(t.id::text))) from (select unnest(?::uuid[]) as id order by 1) t',
+      [EVENT_LOCK_CLASS, uuidArray(teamIds)],
+    );
+    await trx.raw('select vsf_sequence_events(?::uuid[])', [uuidArray(teamIds)]);
     await trx.raw(
       `with inserted as (${statement.insert} returning *)
        insert into team_events (team_id, cursor, table_name, action, record_id, record)

@@ -67,6 +67,21 @@ describe('recording a team’s events', () => {
     expect(data.map((e) => [e.cursor, e.recordId])).toEqual(made.map((id, i) => [start + i + 1, id]));
   });
 
+  it('numbers every team with events waiting, or only those named', async () => {
+    const teams = await Promise.all([team(), team(), team()]);
+    for (const t of teams) await insertCar(server.db, t.teamId, 'Waiting');
+    const [first, ...others] = teams.map((t) => t.teamId) as [string, ...string[]];
+    // A team named but with nothing waiting is not counted; the named one with events is.
+    const quiet = (await team()).teamId;
+    await sequenceEvents(server.db, [quiet]);
+    expect(await sequenceEvents(server.db, [first, quiet])).toBe(1);
+    expect(await countsOf(first)).toMatchObject({ inbox: 0 });
+    // Every team's (other suites' writes included): these two are found over the index and emptied.
+    await sequenceEvents(server.db);
+    for (const teamId of others) expect(await countsOf(teamId)).toMatchObject({ inbox: 0 });
+    for (const t of teams) expect((await t.feed(t.start)).data).toHaveLength(1);
+  });
+
   it('is numbered by an instance’s drain when nobody reads the feed', async () => {
     const { teamId, feed, start } = await team();
     const drain = new EventInboxDrain(server.db, 20);

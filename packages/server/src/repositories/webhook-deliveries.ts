@@ -38,6 +38,19 @@ function whereDeliverable(query: Knex.QueryBuilder, now: Date): Knex.QueryBuilde
     );
 }
 
+/**
+ * Numbers the events waiting in the inbox (migration 034) of the teams with an enabled endpoint (of `teams`,
+ * when given): a head moves only then, and `endpointsBehind` compares endpoints with heads.
+ */
+export async function numberHookedTeams(db: Executor, teams?: ReadonlySet<string>): Promise<void> {
+  const only = teams ? [...teams] : undefined;
+  if (only?.length === 0) return;
+  await db.raw(
+    `select vsf_sequence_events(array(select distinct team_id from webhooks where enabled${only ? ' and team_id = any(?::uuid[])' : ''}))`,
+    only ? [`{${only.join(',')}}`] : [],
+  );
+}
+
 /** `teams`: only these teams' endpoints; every team's when absent. */
 export async function endpointsBehind(db: Executor, now: Date, teams?: ReadonlySet<string>): Promise<EndpointBehind[]> {
   const query = db('webhooks as w')

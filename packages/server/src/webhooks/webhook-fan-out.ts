@@ -1,11 +1,11 @@
 import type { V1Event } from '@vsf/contract';
-import { sequenceEvents } from '../repositories/team-events.js';
 import type { Executor } from '../repositories/team-scoped-table.js';
 import {
   advanceCursor,
   type EndpointBehind,
   endpointsBehind,
   insertDeliveries,
+  numberHookedTeams,
 } from '../repositories/webhook-deliveries.js';
 import type { EventsService } from '../services/events-service.js';
 import { effectiveReadScopes } from './event-read-scopes.js';
@@ -39,7 +39,7 @@ export async function fanOut(
   let created = 0;
   let more = false;
   // Heads move only as the inbox is numbered (migration 034): what waits there is what endpoints are behind.
-  await sequenceEvents(deps.db, teams && [...teams]);
+  await numberHookedTeams(deps.db, teams);
   for (const endpoint of await endpointsBehind(deps.db, deps.now(), teams)) {
     const result = await fanOutOne(deps, endpoint);
     created += result.created;

@@ -109,7 +109,11 @@ export const SEQUENCE_TEAM = `
       return query select h.last_cursor, h.pruned_through from team_event_heads h where h.team_id = team;
     end $$`;
 
-/** Sequences the teams of \`teams\` (every team, when null) that have inbox rows, in team order. */
+/**
+ * Sequences the teams of `teams` (every team, when null) that have inbox rows, in team order. Every team's are
+ * found over the inbox's index, one team id to the next, not by a scan of its heap: a queue's heap holds
+ * the dead rows of every event numbered since its last vacuum.
+ */
 export const SEQUENCE_TEAMS = `
     create function vsf_sequence_events(teams uuid[]) returns integer language plpgsql as $$
     declare
@@ -117,9 +121,17 @@ export const SEQUENCE_TEAMS = `
       done integer := 0;
     begin
       for team in
-        select distinct i.team_id from team_event_inbox i
-        where teams is null or i.team_id = any (teams)
-        order by i.team_id
+        with recursive waiting as (
+          (select i.team_id from team_event_inbox i where teams is null order by i.team_id limit 1)
+          union all
+          select (select i.team_id from team_event_inbox i where i.team_id > w.team_id order by i.team_id limit 1)
+          from waiting w where w.team_id is not null
+        )
+        select w.team_id from waiting w where w.team_id is not null
+        union all
+        select t.id from (select distinct unnest(teams) as id) t
+        where exists (select 1 from team_event_inbox i where i.team_id = t.id)
+        order by 1
       loop
         perform vsf_sequence_team_events(team);
         done := done + 1;
@@ -128,7 +140,7 @@ export const SEQUENCE_TEAMS = `
     end $$`;
 
 /**
- * Has the team's commits announced for \`secs\` from now (031's lease, never shortened). The exclusive lock
+ * Has the team's commits announced for `secs` from now (031's lease, never shortened). The exclusive lock
  * waits for every commit under way that did not see the lease, and holds back those that start until the
  * lease has committed, which they then see.
  */
