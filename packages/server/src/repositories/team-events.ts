@@ -45,14 +45,16 @@ export async function watchFeed(db: Executor, teamId: string, seconds: number): 
   return headOf(rows);
 }
 
+/** Ids as one PostgreSQL array literal, bound as one value (`?::uuid[]`): knex spreads a JS array into a list. */
+export const uuidArrayLiteral = (ids: readonly string[]): string => `{${ids.join(',')}}`;
+
 /**
  * Numbers the events waiting in the inbox of the teams of `teams` (every team's when absent), so the feed's
  * table and heads hold them; answers how many teams had some.
  */
 export async function sequenceEvents(db: Executor, teams?: readonly string[]): Promise<number> {
   if (teams?.length === 0) return 0;
-  // An array literal: knex would spread a JS array into one binding per element.
-  const only = teams ? `{${teams.join(',')}}` : null;
+  const only = teams ? uuidArrayLiteral(teams) : null;
   const { rows } = (await db.raw('select vsf_sequence_events(?::uuid[]) as teams', [only])) as {
     rows: { teams: number }[];
   };

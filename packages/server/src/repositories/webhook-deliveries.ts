@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { uuidArrayLiteral } from './team-events.js';
 import type { Executor } from './team-scoped-table.js';
 
 /**
@@ -47,7 +48,7 @@ export async function numberHookedTeams(db: Executor, teams?: ReadonlySet<string
   if (only?.length === 0) return;
   await db.raw(
     `select vsf_sequence_events(array(select distinct team_id from webhooks where enabled${only ? ' and team_id = any(?::uuid[])' : ''}))`,
-    only ? [`{${only.join(',')}}`] : [],
+    only ? [uuidArrayLiteral(only)] : [],
   );
 }
 

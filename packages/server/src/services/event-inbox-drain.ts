@@ -7,7 +7,7 @@ export const EVENT_INBOX_DRAIN_MS = 5_000;
 /**
  * Numbers the events waiting in the inbox (migration 034) every `intervalMs`, for teams whose feed nobody
  * reads: readers number their team's before reading, so this only keeps the inbox small and the events'
- * retention running. One statement a round, a scan of an empty table when there is nothing to do.
+ * retention running. One statement a round: a probe of the inbox's index when there is nothing to do.
  */
 export class EventInboxDrain {
   private timer: NodeJS.Timeout | undefined;

@@ -12,8 +12,9 @@ import { RECORDED_CHANGE } from './record-event-function.js';
  * and cursors are handed out later, by `vsf_sequence_team_events`, in a short transaction of its own that
  * locks the head, moves the team's committed inbox rows into `team_events` in arrival order and moves the
  * head. Readers of the feed call it before reading (and each server instance drains the inbox now and then,
- * see event-inbox.ts): cursors stay in commit order, since only committed events are ever numbered and
- * numbering is one transaction at a time, so a reader that has seen cursor n has seen every event below it.
+ * services/event-inbox-drain.ts): cursors stay in commit order, since only committed events are ever
+ * numbered and numbering is one transaction at a time, so a reader that has seen cursor n has seen every
+ * event below it.
  * A record's successive changes keep their order: the second waits for the first's row lock, so it takes
  * its inbox id after the first has committed.
  *
