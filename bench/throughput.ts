@@ -135,6 +135,10 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
         floor: { origin: servers.floor, headers: {} },
         server: { origin: server.baseUrl, headers: auth },
         ...(servers.express ? { express: { origin: servers.express, headers: {} } } : {}),
+        // What the idempotency key's second round trip costs the framework alone (the create's own cause).
+        ...(servers.express && load.idempotent
+          ? { expressIdempotent: { origin: servers.express, headers: {}, load: { ...load, path: '/idempotent/cars' } } }
+          : {}),
         ...(servers.second ? { twoInstances: { origin: [server.baseUrl, servers.second], headers: auth } } : {}),
       }),
     );
@@ -144,9 +148,11 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
     const floor = median(floorRounds);
     const express = samples.express ? median(samples.express) : undefined;
     const twoInstances = samples.twoInstances ? median(samples.twoInstances) : undefined;
+    const expressIdempotent = samples.expressIdempotent ? median(samples.expressIdempotent) : undefined;
     ctx.log(
       `throughput ${title}: server ${Math.round(value)} req/s, floor ${Math.round(floor)} req/s` +
         (express ? `, Express alone ${Math.round(express)} req/s` : '') +
+        (expressIdempotent ? `, with the key's round trips ${Math.round(expressIdempotent)} req/s` : '') +
         (twoInstances ? `, two instances ${Math.round(twoInstances)} req/s` : ''),
     );
     figures.push(
@@ -189,7 +195,16 @@ export async function throughput(ctx: BenchContext): Promise<Figure[]> {
           target: ceiling,
           floorIs:
             'Express 5 alone serving the floor’s SQL and body from one route with res.json (no auth, validation, logging or rate limit), measured in the same rounds',
-          details: { expressRounds: (samples.express ?? []).map(Math.round).join(', ') },
+          details: {
+            expressRounds: (samples.express ?? []).map(Math.round).join(', '),
+            ...(expressIdempotent
+              ? {
+                  expressIdempotentRounds: (samples.expressIdempotent ?? []).map(Math.round).join(', '),
+                  expressIdempotentVsExpress: Math.round((expressIdempotent / express) * 1000) / 1000,
+                  serverVsExpressIdempotent: Math.round((value / expressIdempotent) * 1000) / 1000,
+                }
+              : {}),
+          },
         }),
       );
     }

@@ -2,6 +2,7 @@
  * The framework's own ceiling: the throughput floor's SQL and bodies (floor-server.ts) served by Express 5,
  * the server's framework, with one route each, `res.json` and a pg pool: no auth, validation, logging,
  * rate limit or query builder. What it reaches against the bare floor is the most any Express server can.
+ * `POST /idempotent/cars` adds what an `Idempotency-Key` costs the database, and nothing else.
  */
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -15,7 +16,10 @@ interface JsonResponse {
   json(body: unknown): void;
   status(code: number): JsonResponse;
 }
-type Route = (req: { params: Record<string, string>; body: unknown }, res: JsonResponse) => Promise<void>;
+type Route = (
+  req: { params: Record<string, string>; body: unknown; headers: Record<string, string | string[] | undefined> },
+  res: JsonResponse,
+) => Promise<void>;
 interface ExpressModule {
   (): {
     use(middleware: unknown): void;
@@ -40,6 +44,11 @@ app.get('/cars/:id', async (req, res) => {
 });
 app.post('/cars', async (req, res) => {
   res.status(201).json({ data: await cars.create(req.body as NewCar) });
+});
+// The same create in the server's two round trips under an `Idempotency-Key` (floor-cars.ts).
+app.post('/idempotent/cars', async (req, res) => {
+  const { status, body } = await cars.createIdempotently(req.body as NewCar, String(req.headers['idempotency-key']));
+  res.status(status).json(body);
 });
 
 const server = app.listen(0, '127.0.0.1', () => {
