@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: seeds a fresh PostgreSQL database, runs every benchmark against a floor measured in the
  * same run, prints a table and writes bench/results/latest.json. `pnpm bench list-latency sync-memory`
- * runs only the named benchmarks (results then go to bench/results/partial.json).
+ * runs only the named benchmarks (results then go to bench/results/partial.json; `pnpm bench scale`'s alone go to
+ * bench/results/scale.json).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,12 @@ const ONLY_WHEN_NAMED = new Set(['scale']);
 /** The benchmarks that read the 100 000-car team; seeding it takes minutes, so only when one of them runs. */
 const NEED_BIG_TEAM = new Set(['full-sync', 'incremental-sync', 'list-latency', 'scale']);
 
+/** Every stage's results are checked in as latest.json, the scale stage's as scale.json; any other selection's are not. */
+function resultsFile(selected: string[]): string {
+  if (selected.length === 0) return 'latest.json';
+  return selected.length === 1 && ONLY_WHEN_NAMED.has(selected[0]!) ? `${selected[0]}.json` : 'partial.json';
+}
+
 async function main() {
   const started = performance.now();
   const selected = process.argv.slice(2);
@@ -96,11 +103,7 @@ async function main() {
   }
   const durationMs = performance.now() - started;
   printTable(figures);
-  const file = writeResults(
-    figures,
-    durationMs,
-    join(ROOT, 'bench/results', selected.length > 0 ? 'partial.json' : 'latest.json'),
-  );
+  const file = writeResults(figures, durationMs, join(ROOT, 'bench/results', resultsFile(selected)));
   console.log(
     `\n${figures.filter((f) => f.met).length}/${figures.length} targets met in ${Math.round(durationMs / 1000)} s; wrote ${file}`,
   );
